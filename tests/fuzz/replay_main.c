@@ -1,5 +1,6 @@
 /* Replays a fuzz corpus directory (or single files) through a fuzz target, so
  * every normal test run re-checks the inputs that once found bugs. */
+#define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>

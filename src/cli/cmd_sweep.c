@@ -1,0 +1,4 @@
+/* Placeholder until sweep lands. */
+#include "cli/commands.h"
+int cmd_sweep(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err)
+{ (void)command; (void)argc; (void)argv; (void)in; (void)out; fputs("collcalc sweep: not yet\n", err); return 1; }
