@@ -29,7 +29,7 @@ void json_add_bytes(cJSON *object, const char *name, double bytes)
 
 int json_print_and_free(const cli_settings *settings, cJSON *doc)
 {
-    char *text = doc != NULL ? cJSON_Print(doc) : NULL;
+    char *text = doc != NULL ? cJSON_PrintUnformatted(doc) : NULL;
     cJSON_Delete(doc);
     if (text == NULL)
         return data_error(settings, NULL, "out of memory");

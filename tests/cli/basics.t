@@ -1,0 +1,2 @@
+$ collcalc --version
+collcalc 0.1.0

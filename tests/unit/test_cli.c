@@ -1,0 +1,300 @@
+/* The CLI end to end, in-process: golden transcripts (tests/cli/NAME.t), the
+ * README's console examples, and every documented error with its exit code. */
+#define _POSIX_C_SOURCE 200809L
+#include "support.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One transcript: "$ collcalc ARGS" then the expected stdout, optionally
+ * "[stderr] LINE" lines and "[exit N]" (default 0). A transcript ends at
+ * the next "$ " line or the end of the block. */
+typedef struct {
+    char command[1024];
+    char *expected_out;
+    size_t out_length;
+    char expected_err[2048];
+    int expected_exit;
+} transcript;
+
+static int run_transcripts(const char *origin, const char *text, size_t length)
+{
+    int failures = 0, count = 0;
+    const char *p = text, *end = text + length;
+    transcript t;
+    memset(&t, 0, sizeof t);
+    t.expected_out = malloc(length + 1);
+    assert_non_null(t.expected_out);
+    bool active = false;
+    while (p <= end) {
+        const char *line_end = memchr(p, '\n', (size_t)(end - p));
+        if (line_end == NULL)
+            line_end = end;
+        size_t line_length = (size_t)(line_end - p);
+        bool is_command = line_length > 11 && strncmp(p, "$ collcalc ", 11) == 0;
+        bool at_end = p >= end;
+        if ((is_command || at_end) && active) {
+            count++;
+            t.expected_out[t.out_length] = '\0';
+            test_cli_run run = test_cli_line(NULL, t.command);
+            if (run.exit_code != t.expected_exit || strcmp(run.out, t.expected_out) != 0 ||
+                strcmp(run.err, t.expected_err) != 0) {
+                print_error("%s: $ %s\n--- exit %d (expected %d)\n--- stdout:\n%s--- expected:\n%s"
+                            "--- stderr:\n%s--- expected:\n%s",
+                            origin, t.command, run.exit_code, t.expected_exit, run.out,
+                            t.expected_out, run.err, t.expected_err);
+                failures++;
+            }
+            test_cli_run_free(&run);
+            active = false;
+        }
+        if (at_end)
+            break;
+        if (is_command) {
+            memset(t.command, 0, sizeof t.command);
+            snprintf(t.command, sizeof t.command, "collcalc %.*s", (int)(line_length - 11), p + 11);
+            t.out_length = 0;
+            t.expected_err[0] = '\0';
+            t.expected_exit = 0;
+            active = true;
+        } else if (active && line_length > 6 && strncmp(p, "[exit ", 6) == 0) {
+            t.expected_exit = atoi(p + 6);
+        } else if (active && line_length >= 9 && strncmp(p, "[stderr] ", 9) == 0) {
+            size_t used = strlen(t.expected_err);
+            snprintf(t.expected_err + used, sizeof t.expected_err - used, "%.*s\n",
+                     (int)(line_length - 9), p + 9);
+        } else if (active) {
+            memcpy(t.expected_out + t.out_length, p, line_length);
+            t.out_length += line_length;
+            t.expected_out[t.out_length++] = '\n';
+        }
+        p = line_end + 1;
+    }
+    free(t.expected_out);
+    assert_true(count > 0);
+    return failures;
+}
+
+static void golden_transcripts(void **state)
+{
+    (void)state;
+    const char *dir_path = test_source_path("tests/cli");
+    char dir_copy[4096];
+    snprintf(dir_copy, sizeof dir_copy, "%s", dir_path);
+    DIR *dir = opendir(dir_copy);
+    assert_non_null(dir);
+    int failures = 0, files = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        size_t n = strlen(entry->d_name);
+        if (n < 3 || strcmp(entry->d_name + n - 2, ".t") != 0)
+            continue;
+        char path[8400];
+        snprintf(path, sizeof path, "%s/%s", dir_copy, entry->d_name);
+        size_t length;
+        char *text = test_read_file(path, &length);
+        failures += run_transcripts(entry->d_name, text, length);
+        free(text);
+        files++;
+    }
+    closedir(dir);
+    assert_true(files > 0);
+    assert_int_equal(failures, 0);
+}
+
+/* Every ```console block of README.md is a transcript. */
+static void readme_examples(void **state)
+{
+    (void)state;
+    size_t length;
+    char *text = test_read_file(test_source_path("README.md"), &length);
+    int failures = 0, blocks = 0;
+    const char *p = text;
+    while ((p = strstr(p, "```console\n")) != NULL) {
+        p += strlen("```console\n");
+        const char *close = strstr(p, "```\n");
+        assert_non_null(close);
+        failures += run_transcripts("README.md", p, (size_t)(close - p));
+        blocks++;
+        p = close + 4;
+    }
+    free(text);
+    assert_true(blocks >= 3);
+    assert_int_equal(failures, 0);
+}
+
+/* Bad input: one line on stderr naming the option or place, nothing on
+ * stdout, the documented exit code. */
+static void errors(void **state)
+{
+    (void)state;
+    const struct {
+        const char *command;
+        int exit_code;
+        const char *stderr_has;
+    } rows[] = {
+        {"collcalc", 2, "missing command"},
+        {"collcalc frobnicate", 2, "unknown command 'frobnicate'"},
+        {"collcalc allreduce --size 8Mx --gpus 8 --link nvlink5", 2, "--size"},
+        {"collcalc allreduce --size -1 --gpus 8 --link nvlink5", 2, "--size"},
+        {"collcalc allreduce --size nan --gpus 8 --link nvlink5", 2, "--size"},
+        {"collcalc allreduce --size 100Mb --gpus 8 --link nvlink5", 2, "bits"},
+        {"collcalc allreduce --size 99999999999999999999 --gpus 8 --link nvlink5", 2, "--size"},
+        {"collcalc allreduce --size 1MB --gpus 0 --link nvlink5", 2, "--gpus"},
+        {"collcalc allreduce --size 1MB --gpus 1x --link nvlink5", 2, "--gpus"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink9", 2, "unknown link 'nvlink9' (known: "},
+        {"collcalc allreduce --gpus 8 --link nvlink5", 2, "--size: missing"},
+        {"collcalc allreduce --size 1MB --link nvlink5", 2, "--gpus: missing"},
+        {"collcalc allreduce --size 1MB --gpus 8", 2, "--link: missing"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --algo bruck", 2, "--algo: bruck allreduce: not an algorithm"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --algo warp", 2, "unknown algorithm 'warp'"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --format xml", 2, "--format"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --bw-basis both", 2, "--bw-basis"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --bogus", 2, "unknown option '--bogus'"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --size", 2, "needs a value"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 extra", 2, "unexpected argument 'extra'"},
+        {"collcalc allreduce --size 1MB --gpus 8 --bw 400Gx", 2, "--bw"},
+        {"collcalc allreduce --size 1MB --gpus 8 --bw 400GB/s --alpha -1us", 2, "--alpha"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --layers 0", 2, "--layers"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --links /nonexistent/links.json", 1, "/nonexistent/links.json: cannot open"},
+        {"collcalc sweep -b 8 -e 1G --gpus 8 --link nvlink5", 2, "missing the operation"},
+        {"collcalc sweep allreduce -b 1G -e 8 --gpus 8 --link nvlink5", 2, "larger than the last"},
+        {"collcalc sweep allreduce -b 8 -e 1G -f 0.5 --gpus 8 --link nvlink5", 2, "-f"},
+        {"collcalc sweep allreduce --gpus 8 --link nvlink5 --style fancy", 2, "unknown style"},
+        {"collcalc compare --gpus 8 --link nvlink5", 2, "missing the operation"},
+        {"collcalc compare allreduce --gpus 8 --link nvlink5 --sizes 1MB,xyz", 2, "--sizes"},
+        {"collcalc compare allreduce --size 1MB --placement gpus-per-node=8,color=red", 2, "unknown key 'color'"},
+        {"collcalc links --path nvlink5", 2, "at least two"},
+        {"collcalc links --path nvlink5,warp9", 2, "unknown link 'warp9'"},
+    };
+    int failures = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        test_cli_run run = test_cli_line(NULL, rows[i].command);
+        size_t newlines = 0;
+        for (const char *c = run.err; *c != '\0'; c++)
+            newlines += *c == '\n';
+        if (run.exit_code != rows[i].exit_code || strstr(run.err, rows[i].stderr_has) == NULL ||
+            run.out[0] != '\0' || newlines != 1) {
+            print_error("$ %s\n  exit %d (expected %d)\n  stderr: %s  stdout: %s\n", rows[i].command,
+                        run.exit_code, rows[i].exit_code, run.err, run.out);
+            failures++;
+        }
+        test_cli_run_free(&run);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* Bad --links tables: exit 1, the file and the JSON path named. */
+static void bad_link_tables(void **state)
+{
+    (void)state;
+    const struct {
+        const char *json;
+        const char *stderr_has;
+    } rows[] = {
+        {"", "links.json"},
+        {"not json", "links.json"},
+        {"{\"schema_version\": 1, \"links\": [{\"name\": \"x\", \"description\": \"d\", \"tier\": \"scale-up\", "
+         "\"class\": \"nvlink\", \"bw_per_direction_GBps\": \"450\", \"headline_GBps\": 900, \"headline_counts\": "
+         "\"both-directions\", \"alpha_us\": 2, \"sources\": {\"bw_per_direction_GBps\": \"s\", \"headline_GBps\": "
+         "\"s\", \"alpha_us\": \"s\"}}]}",
+         "links[0].bw_per_direction_GBps"},
+        {"{\"schema_version\": 1, \"links\": [{\"name\": \"x\", \"description\": \"d\", \"tier\": \"scale-up\", "
+         "\"class\": \"nvlink\", \"bw_per_direction_GBps\": 1e999, \"headline_GBps\": 900, \"headline_counts\": "
+         "\"both-directions\", \"alpha_us\": 2, \"sources\": {\"bw_per_direction_GBps\": \"s\", \"headline_GBps\": "
+         "\"s\", \"alpha_us\": \"s\"}}]}",
+         "links[0].bw_per_direction_GBps"},
+        {"{\"schema_version\": 1, \"schema_version\": 1, \"links\": []}", "schema_version"},
+    };
+    char path[] = "/tmp/collcalc-test-XXXXXX";
+    char *dir = mkdtemp(path);
+    assert_non_null(dir);
+    char file[256];
+    snprintf(file, sizeof file, "%s/links.json", dir);
+    int failures = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        FILE *f = fopen(file, "w");
+        assert_non_null(f);
+        fputs(rows[i].json, f);
+        fclose(f);
+        char command[512];
+        snprintf(command, sizeof command,
+                 "collcalc allreduce --size 1MB --gpus 8 --link x --links %s", file);
+        test_cli_run run = test_cli_line(NULL, command);
+        if (run.exit_code != 1 || strstr(run.err, rows[i].stderr_has) == NULL || run.out[0] != '\0' ||
+            strchr(run.err, '\n') != run.err + strlen(run.err) - 1) {
+            print_error("table %zu: exit %d stderr %s stdout %s\n", i, run.exit_code, run.err, run.out);
+            failures++;
+        }
+        test_cli_run_free(&run);
+    }
+    remove(file);
+    rmdir(dir);
+    assert_int_equal(failures, 0);
+}
+
+/* The JSON contract scripts rely on. */
+static void json_contract(void **state)
+{
+    (void)state;
+    test_cli_run run = test_cli_line(NULL, "collcalc allreduce --size 100MB --gpus 8 --link nvlink5 "
+                                           "--algo ring --bw-basis headline --format json");
+    assert_int_equal(run.exit_code, 0);
+    const char *fields[] = {"\"query\"", "\"op\":\"allreduce\"", "\"size_bytes\":100000000",
+                            "\"gpus\":8", "\"link\":\"nvlink5\"", "\"bw_basis\":\"headline\"",
+                            "\"results\"", "\"algorithm\":\"ring\"", "\"steps\":14",
+                            "\"bytes_sent_per_gpu\":175000000", "\"bytes_received_per_gpu\":175000000",
+                            "\"latency_us\":28", "\"bandwidth_us\":97.2222", "\"time_us\"",
+                            "\"algbw_GBps\"", "\"busbw_GBps\"", "\"dominant\":\"bandwidth\"", "\"phases\""};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (strstr(run.out, fields[i]) == NULL)
+            print_error("missing %s in\n%s", fields[i], run.out);
+        assert_non_null(strstr(run.out, fields[i]));
+    }
+    test_cli_run_free(&run);
+    run = test_cli_line(NULL, "collcalc allreduce --size 100MB --gpus 8 --link nvlink5 --format csv");
+    assert_int_equal(run.exit_code, 0);
+    const char *header = "op,algorithm,fastest,gpus,nodes,size_bytes,bw_basis,steps,bytes_sent_per_gpu,"
+                                 "bytes_received_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,"
+                         "busbw_GBps,dominant,";
+    assert_true(strncmp(run.out, header, strlen(header)) == 0);
+    assert_non_null(strstr(run.out, "\nallreduce,ring,"));
+    test_cli_run_free(&run);
+}
+
+/* --help teaches every command, exit 0, on stdout. */
+static void help_everywhere(void **state)
+{
+    (void)state;
+    const char *commands[] = {"collcalc --help", "collcalc allreduce --help", "collcalc allgather --help",
+                              "collcalc reducescatter --help", "collcalc alltoall --help",
+                              "collcalc broadcast --help", "collcalc reduce --help",
+                              "collcalc sendrecv --help", "collcalc compare --help",
+                              "collcalc sweep --help", "collcalc links --help", "collcalc help sweep",
+                              "collcalc a2a --help"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        test_cli_run run = test_cli_line(NULL, commands[i]);
+        assert_int_equal(run.exit_code, 0);
+        assert_non_null(strstr(run.out, "Usage: collcalc"));
+        assert_string_equal(run.err, "");
+        test_cli_run_free(&run);
+    }
+    test_cli_run run = test_cli_line(NULL, "collcalc --version");
+    assert_int_equal(run.exit_code, 0);
+    assert_true(strncmp(run.out, "collcalc ", 9) == 0);
+    test_cli_run_free(&run);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(golden_transcripts), cmocka_unit_test(readme_examples),
+        cmocka_unit_test(errors),             cmocka_unit_test(bad_link_tables),
+        cmocka_unit_test(json_contract),      cmocka_unit_test(help_everywhere),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

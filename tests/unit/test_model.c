@@ -1,0 +1,376 @@
+/* The cost model: the seed text's worked examples (pinned), MODEL.md's
+ * formulas per algorithm, and properties every result must have. */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collcalc/model.h"
+
+static collcalc_link_params link_of(const char *name, double bw_GBps, double alpha_us)
+{
+    collcalc_link_params link;
+    memset(&link, 0, sizeof link);
+    snprintf(link.name, sizeof link.name, "%s", name);
+    link.bw_GBps = bw_GBps;
+    link.alpha_us = alpha_us;
+    return link;
+}
+
+/* NVLink 5 headline (1,800 GB/s, alpha 2 us) as the seed's examples use. */
+static collcalc_query single(collcalc_op op, uint64_t size, int gpus, double bw, double alpha)
+{
+    collcalc_query q;
+    memset(&q, 0, sizeof q);
+    q.op = op;
+    q.size_bytes = size;
+    collcalc_link_params link = link_of("test", bw, alpha);
+    collcalc_cluster_single_link(gpus, &link, &q.cluster);
+    return q;
+}
+
+static collcalc_result eval(const collcalc_query *q, collcalc_algo algo)
+{
+    collcalc_result r;
+    collcalc_diag diag;
+    collcalc_status status = collcalc_model_evaluate(q, algo, &r, &diag);
+    if (status != COLLCALC_OK)
+        print_error("evaluate failed: %s\n", diag.message);
+    assert_int_equal(status, COLLCALC_OK);
+    return r;
+}
+
+#define assert_close(actual, expected, tolerance) \
+    assert_true(fabs((double)(actual) - (double)(expected)) <= (tolerance))
+
+static void seed_ring_8_gpus_100MB_nvlink5(void **state)
+{
+    (void)state;
+    collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 1800, 2.0);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.bytes_sent_per_gpu, 175000000.0, 1e-6);
+    assert_close(r.bytes_received_per_gpu, 175000000.0, 1e-6);
+    assert_int_equal(r.steps, 14);
+    assert_close(r.bandwidth_us, 97.2222, 1e-3); /* 175 MB / 1,800 GB/s = 0.097 ms */
+    assert_close(r.latency_us, 28.0, 1e-9);
+    assert_int_equal(r.phase_count, 2);
+    assert_string_equal(r.phases[0].label, "reduce-scatter");
+    assert_string_equal(r.phases[1].label, "all-gather");
+    assert_int_equal(r.dominant, COLLCALC_DOMINANT_BANDWIDTH);
+    /* x 80 layers: 7.8 ms */
+    assert_close(r.bandwidth_us * 80 / 1000, 7.78, 0.005);
+}
+
+static void seed_ring_over_ib_ndr(void **state)
+{
+    (void)state;
+    collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 50, 14.0);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.bandwidth_us, 3500.0, 1e-6); /* 3.5 ms */
+    assert_close(r.bandwidth_us * 80 / 1000, 280.0, 1e-6);
+}
+
+static void per_direction_basis_doubles_the_nvlink_term(void **state)
+{
+    (void)state;
+    collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 900, 2.0);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.bandwidth_us, 194.444, 1e-3);
+}
+
+static void seed_32_gpus(void **state)
+{
+    (void)state;
+    collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 32, 1800, 2.0);
+    collcalc_result ring = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(ring.bytes_sent_per_gpu, 193750000.0, 1e-6);
+    assert_int_equal(ring.steps, 62);
+    assert_close(ring.latency_us, 124.0, 1e-9);
+    assert_close(ring.bandwidth_us, 107.64, 0.01); /* seed: 108 us */
+    const struct {
+        uint64_t size;
+        double bandwidth_us;
+        double tolerance;
+    } rows[] = {{64000, 0.07, 0.005}, {1000000, 1.08, 0.01}, {1000000000, 1076.4, 0.1}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        q.size_bytes = rows[i].size;
+        collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+        assert_close(r.bandwidth_us, rows[i].bandwidth_us, rows[i].tolerance);
+        assert_close(r.latency_us, 124.0, 1e-9); /* the same for every size */
+    }
+    q.size_bytes = 64000;
+    collcalc_result tree = eval(&q, COLLCALC_ALGO_TREE);
+    assert_int_equal(tree.steps, 10);
+    assert_close(tree.latency_us, 20.0, 1e-9);
+    assert_true(tree.time_us < 21.0);
+    /* ring bytes approach 2S as p grows */
+    q.size_bytes = 100000000;
+    double previous = 0;
+    for (int p = 2; p <= 1024; p *= 2) {
+        collcalc_query qp = single(COLLCALC_OP_ALLREDUCE, 100000000, p, 1800, 2.0);
+        collcalc_result r = eval(&qp, COLLCALC_ALGO_RING);
+        assert_true(r.bytes_sent_per_gpu > previous);
+        assert_true(r.bytes_sent_per_gpu < 2e8);
+        previous = r.bytes_sent_per_gpu;
+    }
+    assert_true(previous > 1.99e8);
+}
+
+static void seed_ring_phase_counts(void **state)
+{
+    (void)state;
+    collcalc_query q8 = single(COLLCALC_OP_ALLREDUCE, 1000, 8, 1800, 2.0);
+    assert_int_equal(eval(&q8, COLLCALC_ALGO_RING).steps, 14);
+    collcalc_query q32 = single(COLLCALC_OP_ALLREDUCE, 1000, 32, 1800, 2.0);
+    assert_int_equal(eval(&q32, COLLCALC_ALGO_RING).steps, 62);
+    assert_int_equal(eval(&q32, COLLCALC_ALGO_TREE).steps, 10);
+}
+
+static void seed_centralized(void **state)
+{
+    (void)state;
+    collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 1800, 2.0);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_CENTRALIZED);
+    assert_int_equal(r.steps, 2);
+    assert_close(r.bytes_received_per_gpu, 700000000.0, 1e-6);
+    assert_close(r.bytes_sent_per_gpu, 700000000.0, 1e-6);
+    assert_close(r.bytes_sent_per_gpu + r.bytes_received_per_gpu, 1.4e9, 1e-6);
+    assert_true(r.others_differ);
+    assert_close(r.bytes_sent_other_gpu + r.bytes_received_other_gpu, 2e8, 1e-6);
+    assert_close(r.bandwidth_us, 2 * 700000000.0 / 1.8e6, 1e-6);
+}
+
+static void alltoall_moves_about_s_allreduce_about_2s(void **state)
+{
+    (void)state;
+    collcalc_query a2a = single(COLLCALC_OP_ALLTOALL, 100000000, 8, 900, 2.0);
+    collcalc_query ar = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 900, 2.0);
+    collcalc_result pairwise = eval(&a2a, COLLCALC_ALGO_PAIRWISE);
+    collcalc_result ring = eval(&ar, COLLCALC_ALGO_RING);
+    assert_close(pairwise.bytes_sent_per_gpu, 87500000.0, 1e-6); /* (p-1)/p S */
+    assert_int_equal(pairwise.steps, 7);
+    assert_close(ring.bytes_sent_per_gpu / pairwise.bytes_sent_per_gpu, 2.0, 1e-9);
+}
+
+static void busbw_factors(void **state)
+{
+    (void)state;
+    assert_close(collcalc_busbw_factor(COLLCALC_OP_ALLREDUCE, 8), 1.75, 1e-12);
+    assert_close(collcalc_busbw_factor(COLLCALC_OP_ALLGATHER, 8), 0.875, 1e-12);
+    assert_close(collcalc_busbw_factor(COLLCALC_OP_REDUCESCATTER, 8), 0.875, 1e-12);
+    assert_close(collcalc_busbw_factor(COLLCALC_OP_ALLTOALL, 8), 0.875, 1e-12);
+    assert_close(collcalc_busbw_factor(COLLCALC_OP_BROADCAST, 8), 1.0, 1e-12);
+    assert_close(collcalc_busbw_factor(COLLCALC_OP_REDUCE, 8), 1.0, 1e-12);
+    assert_close(collcalc_busbw_factor(COLLCALC_OP_SENDRECV, 8), 1.0, 1e-12);
+    collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 1800, 2.0);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.algbw_GBps, 1e8 / (r.time_us * 1e3), 1e-9);
+    assert_close(r.busbw_GBps, r.algbw_GBps * 1.75, 1e-9);
+    /* A bandwidth-bound ring's busbw approaches the link rate. */
+    q.size_bytes = 1ULL << 40;
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.busbw_GBps, 1800.0, 1.0);
+}
+
+/* Steps and busiest-GPU bytes per algorithm (MODEL.md §1, nccl-model.md §3). */
+static void formulas_per_algorithm(void **state)
+{
+    (void)state;
+    const double s = 1 << 20;
+    const struct {
+        collcalc_op op;
+        collcalc_algo algo;
+        int p;
+        long steps;
+        double sent;
+        double received;
+    } rows[] = {
+        {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RING, 8, 7, s * 7 / 8, s * 7 / 8},
+        {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RING, 8, 7, s * 7 / 8, s * 7 / 8},
+        {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_RING, 8, 7, s, s},
+        {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RING, 8, 7, s, s},
+        {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RECURSIVE_DOUBLING, 8, 3, 3 * s, 3 * s},
+        {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RABENSEIFNER, 8, 6, 2 * s * 7 / 8, 2 * s * 7 / 8},
+        {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RECURSIVE_DOUBLING, 8, 3, s * 7 / 8, s * 7 / 8},
+        {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_BRUCK, 8, 3, s * 7 / 8, s * 7 / 8},
+        {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_BRUCK, 6, 3, s * 5 / 6, s * 5 / 6},
+        {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RECURSIVE_HALVING, 8, 3, s * 7 / 8, s * 7 / 8},
+        {COLLCALC_OP_ALLTOALL, COLLCALC_ALGO_BRUCK, 8, 3, s / 2 * 3, s / 2 * 3},
+        {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_BINOMIAL_TREE, 8, 3, 3 * s, 0},
+        {COLLCALC_OP_REDUCE, COLLCALC_ALGO_BINOMIAL_TREE, 8, 3, 0, 3 * s},
+        {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_SCATTER_ALLGATHER, 8, 3 + 7, s * 7 / 8 * 2, s * 7 / 8},
+        {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RABENSEIFNER, 8, 6, s * 7 / 8, s * 7 / 8 * 2},
+        {COLLCALC_OP_SENDRECV, COLLCALC_ALGO_DIRECT, 8, 1, s, s},
+        /* non-power-of-two: fold + unfold around p' = 4 */
+        {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RECURSIVE_DOUBLING, 6, 4, 3 * s, 3 * s},
+        {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RABENSEIFNER, 6, 6, s * 3 / 4 * 2 + s, s + s * 3 / 4 * 2},
+        {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RECURSIVE_HALVING, 6, 4, s * 3 / 4 + s / 6, s + s * 3 / 4},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        collcalc_query q = single(rows[i].op, (uint64_t)s, rows[i].p, 100, 1.0);
+        collcalc_result r = eval(&q, rows[i].algo);
+        if (r.steps != rows[i].steps || fabs(r.bytes_sent_per_gpu - rows[i].sent) > 1e-6 ||
+            fabs(r.bytes_received_per_gpu - rows[i].received) > 1e-6)
+            print_error("row %zu (%s %s p=%d): steps %ld sent %.1f received %.1f\n", i,
+                        collcalc_op_name(rows[i].op), collcalc_algo_name(rows[i].algo), rows[i].p,
+                        r.steps, r.bytes_sent_per_gpu, r.bytes_received_per_gpu);
+        assert_int_equal(r.steps, rows[i].steps);
+        assert_close(r.bytes_sent_per_gpu, rows[i].sent, 1e-6);
+        assert_close(r.bytes_received_per_gpu, rows[i].received, 1e-6);
+        assert_close(r.latency_us, (double)r.steps * 1.0, 1e-9);
+    }
+}
+
+static void tree_bytes_at_most_ring_bytes(void **state)
+{
+    (void)state;
+    for (int p = 2; p <= 64; p++) {
+        collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 123456789, p, 450, 2.0);
+        collcalc_result tree = eval(&q, COLLCALC_ALGO_TREE);
+        assert_true(tree.bytes_sent_per_gpu <= 2.0 * 123456789.0 * (p - 1) / p + 1e-6);
+        assert_int_equal(tree.steps, 2 * (long)ceil(log2(p)));
+        /* the tree pays NCCL's 0.92 on bandwidth */
+        assert_close(tree.bandwidth_us, tree.bytes_sent_per_gpu / (450e3 * 0.92), 1e-6);
+    }
+}
+
+static void applicability(void **state)
+{
+    (void)state;
+    collcalc_query q = single(COLLCALC_OP_ALLGATHER, 1000, 6, 100, 1.0);
+    collcalc_result r;
+    collcalc_diag diag;
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_RECURSIVE_DOUBLING, &r, &diag),
+                     COLLCALC_ERR_UNSUPPORTED);
+    assert_non_null(strstr(diag.message, "power-of-two"));
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_TREE, &r, &diag),
+                     COLLCALC_ERR_UNSUPPORTED);
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_HIERARCHICAL, &r, &diag),
+                     COLLCALC_ERR_UNSUPPORTED);
+    collcalc_result all[COLLCALC_ALGO_COUNT];
+    size_t count, fastest;
+    assert_int_equal(collcalc_model_evaluate_all(&q, all, COLLCALC_ALGO_COUNT, &count, &fastest, &diag),
+                     COLLCALC_OK);
+    assert_int_equal(count, 2); /* ring, bruck */
+    assert_int_equal(all[0].algo, COLLCALC_ALGO_RING);
+    assert_int_equal(all[1].algo, COLLCALC_ALGO_BRUCK);
+}
+
+static void one_gpu_costs_nothing(void **state)
+{
+    (void)state;
+    for (int op = 0; op < COLLCALC_OP_COUNT; op++) {
+        collcalc_query q = single((collcalc_op)op, 1 << 30, 1, 100, 5.0);
+        collcalc_result all[COLLCALC_ALGO_COUNT];
+        size_t count, fastest;
+        assert_int_equal(collcalc_model_evaluate_all(&q, all, COLLCALC_ALGO_COUNT, &count, &fastest, NULL),
+                         COLLCALC_OK);
+        assert_true(count >= 1);
+        for (size_t i = 0; i < count; i++) {
+            assert_close(all[i].time_us, 0.0, 0.0);
+            assert_close(all[i].bytes_sent_per_gpu, 0.0, 0.0);
+            assert_close(all[i].algbw_GBps, 0.0, 0.0);
+            assert_int_equal(all[i].dominant, COLLCALC_DOMINANT_NONE);
+        }
+    }
+}
+
+/* Properties over every op, algorithm, GPU count and size: finite, time
+ * grows with size, latency does not depend on size. */
+static void properties(void **state)
+{
+    (void)state;
+    const uint64_t sizes[] = {0, 1, 1000, 1 << 20, 100000000, 1ULL << 40, UINT64_MAX};
+    const int gpus[] = {2, 3, 7, 8, 9, 16, 72, 100, 1024};
+    for (int op = 0; op < COLLCALC_OP_COUNT; op++)
+        for (size_t g = 0; g < sizeof gpus / sizeof gpus[0]; g++)
+            for (int a = 0; a < COLLCALC_ALGO_COUNT; a++) {
+                double previous_time = -1, latency = -1;
+                for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                    collcalc_query q = single((collcalc_op)op, sizes[s], gpus[g], 450, 2.0);
+                    collcalc_result r;
+                    collcalc_status status = collcalc_model_evaluate(&q, (collcalc_algo)a, &r, NULL);
+                    if (status == COLLCALC_ERR_UNSUPPORTED)
+                        break;
+                    assert_int_equal(status, COLLCALC_OK);
+                    assert_true(isfinite(r.time_us) && isfinite(r.busbw_GBps));
+                    assert_true(r.time_us >= previous_time);
+                    assert_true(r.steps > 0);
+                    if (latency >= 0)
+                        assert_close(r.latency_us, latency, 1e-9);
+                    latency = r.latency_us;
+                    previous_time = r.time_us;
+                    assert_close(r.time_us, r.latency_us + r.bandwidth_us, 1e-6 * r.time_us + 1e-9);
+                }
+            }
+}
+
+static void rejects_bad_queries(void **state)
+{
+    (void)state;
+    collcalc_result r;
+    collcalc_diag diag;
+    collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 1000, 0, 100, 1.0);
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_RING, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "gpus"));
+    q = single(COLLCALC_OP_ALLREDUCE, 1000, 8, 0, 1.0);
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_RING, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "bandwidth"));
+    q = single(COLLCALC_OP_ALLREDUCE, 1000, 8, NAN, 1.0);
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_RING, &r, &diag), COLLCALC_ERR_INVALID);
+    q = single(COLLCALC_OP_ALLREDUCE, 1000, 8, 100, -1.0);
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_RING, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "alpha"));
+    q = single(COLLCALC_OP_ALLREDUCE, 1000, 8, 100, 1.0);
+    q.cluster.nics_per_node = 0;
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_RING, &r, &diag), COLLCALC_ERR_INVALID);
+}
+
+static void names_round_trip(void **state)
+{
+    (void)state;
+    for (int op = 0; op < COLLCALC_OP_COUNT; op++) {
+        collcalc_op parsed;
+        assert_int_equal(collcalc_op_from_name(collcalc_op_name((collcalc_op)op), &parsed, NULL), COLLCALC_OK);
+        assert_int_equal(parsed, op);
+    }
+    for (int a = 0; a < COLLCALC_ALGO_COUNT; a++) {
+        collcalc_algo parsed;
+        assert_int_equal(collcalc_algo_from_name(collcalc_algo_name((collcalc_algo)a), &parsed, NULL), COLLCALC_OK);
+        assert_int_equal(parsed, a);
+    }
+    collcalc_op op;
+    assert_int_equal(collcalc_op_from_name("A2A", &op, NULL), COLLCALC_OK);
+    assert_int_equal(op, COLLCALC_OP_ALLTOALL);
+    assert_int_equal(collcalc_op_from_name("all-reduce", &op, NULL), COLLCALC_OK);
+    assert_int_equal(op, COLLCALC_OP_ALLREDUCE);
+    collcalc_diag diag;
+    assert_int_equal(collcalc_op_from_name("allreduse", &op, &diag), COLLCALC_ERR_NOT_FOUND);
+    assert_non_null(strstr(diag.message, "allreduse"));
+    collcalc_algo algo;
+    assert_int_equal(collcalc_algo_from_name("chain", &algo, NULL), COLLCALC_OK);
+    assert_int_equal(algo, COLLCALC_ALGO_RING);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(seed_ring_8_gpus_100MB_nvlink5),
+        cmocka_unit_test(seed_ring_over_ib_ndr),
+        cmocka_unit_test(per_direction_basis_doubles_the_nvlink_term),
+        cmocka_unit_test(seed_32_gpus),
+        cmocka_unit_test(seed_ring_phase_counts),
+        cmocka_unit_test(seed_centralized),
+        cmocka_unit_test(alltoall_moves_about_s_allreduce_about_2s),
+        cmocka_unit_test(busbw_factors),
+        cmocka_unit_test(formulas_per_algorithm),
+        cmocka_unit_test(tree_bytes_at_most_ring_bytes),
+        cmocka_unit_test(applicability),
+        cmocka_unit_test(one_gpu_costs_nothing),
+        cmocka_unit_test(properties),
+        cmocka_unit_test(rejects_bad_queries),
+        cmocka_unit_test(names_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
