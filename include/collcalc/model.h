@@ -163,6 +163,11 @@ double collcalc_busbw_factor(collcalc_op op, int gpus);
 bool collcalc_algo_applies(collcalc_op op, collcalc_algo algo, const collcalc_cluster *cluster,
                            const char **why_not);
 
+/* True when NCCL itself runs this algorithm for op (ring, tree, NVLS; the
+ * p2p exchanges behind all-to-all and send/recv). The others are textbook
+ * (MPI) algorithms, shown for comparison. */
+bool collcalc_algo_in_nccl(collcalc_op op, collcalc_algo algo);
+
 /* Checks a query's ranges (gpus, G, K >= 1; bandwidths finite > 0; alphas
  * finite >= 0; efficiency in (0, 1]). diag names the field. */
 collcalc_status collcalc_query_validate(const collcalc_query *query, collcalc_diag *diag);

@@ -18,7 +18,7 @@ static const char HELP[] =
     "Then walks a path from the GPU outwards and prints the ratio between adjacent\n"
     "tiers: the bandwidth cliff. A path element 'a|b' is a range (HBM 3,350-8,000).\n"
     "\n"
-    "  --path LIST        comma-separated links (default hbm3|hbm3e-b200,nvlink5,pcie5,ib-ndr,eth100)\n"
+    "  --path LIST        only the cliff along these links (default hbm3|hbm3e-b200,nvlink5,pcie5,ib-ndr,eth100)\n"
     "  --bw-basis B       per-direction (default) or headline (the seed text's figures)\n"
     "  --links FILE       a JSON link table instead of the built-in one\n"
     "  --format F         table (default), json or csv\n"
@@ -142,7 +142,7 @@ static void format_stop_bw(char *buffer, size_t size, const path_stop *stop, col
                  collcalc_format_bandwidth_GBps(b, sizeof b, stop_bw(stop, basis, true)));
 }
 
-static void print_table(const cli_settings *settings, const path_stop *stops, int count)
+static void print_link_table(const cli_settings *settings)
 {
     FILE *out = settings->out;
     fprintf(out, "%-13s %-10s %-7s %12s %12s  %-16s %8s  %s\n", "link", "tier", "class",
@@ -155,9 +155,18 @@ static void print_table(const cli_settings *settings, const path_stop *stops, in
                 collcalc_format_bandwidth_GBps(per_dir, sizeof per_dir, link->bw_per_direction_GBps),
                 collcalc_format_bandwidth_GBps(headline, sizeof headline, link->headline_GBps),
                 collcalc_headline_counts_name(link->headline_counts),
-                collcalc_format_time_us(alpha, sizeof alpha, link->alpha_us), link->description);
+                link->link_class == COLLCALC_LINK_CLASS_MEMORY
+                    ? "-"
+                    : collcalc_format_time_us(alpha, sizeof alpha, link->alpha_us),
+                link->description);
     }
-    fprintf(out, "\nBandwidth cliff, %s:\n", basis_phrase(settings->basis));
+    fputc('\n', out);
+}
+
+static void print_cliff(const cli_settings *settings, const path_stop *stops, int count)
+{
+    FILE *out = settings->out;
+    fprintf(out, "Bandwidth cliff, %s:\n", basis_phrase(settings->basis));
     for (int i = 0; i + 1 < count; i++) {
         double low, high;
         char ratio[48], from_bw[64], to_bw[64];
@@ -289,7 +298,11 @@ int cmd_links(const char *command, int argc, char **argv, FILE *in, FILE *out, F
         else if (settings.format == FORMAT_CSV)
             print_csv(&settings);
         else
-            print_table(&settings, stops, count);
+        {
+            if (path_text == DEFAULT_PATH)
+                print_link_table(&settings);
+            print_cliff(&settings, stops, count);
+        }
     }
     code = finish_output(&settings, code);
     settings_free(&settings);

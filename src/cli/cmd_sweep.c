@@ -88,13 +88,12 @@ static void print_nccl_header(const cli_settings *settings, const collcalc_query
     fprintf(out, "# nThread 1 nGpus %d minBytes %llu maxBytes %llu (predicted, not measured)\n",
             query->cluster.gpus, (unsigned long long)first, (unsigned long long)last);
     fputs("#\n", out);
-    fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "", "", "",
-            "", "", "", "out-of-place", "", "", "", "in-place", "", "");
-    fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "size",
-            "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
-            "busbw", "#wrong");
-    fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "(B)",
-            "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+    /* nccl-tests' own three header lines (src/util.cu), so tools that parse
+     * its output read ours. */
+    fputs("#                                                              out-of-place                       in-place\n"
+          "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+          "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n",
+          out);
 }
 
 static void print_nccl_row(FILE *out, const collcalc_query *query, const collcalc_result *r)

@@ -93,6 +93,7 @@ cJSON *json_result(const cli_settings *settings, const collcalc_result *r, bool 
     cJSON *object = cJSON_CreateObject();
     cJSON_AddStringToObject(object, "algorithm", collcalc_algo_name(r->algo));
     cJSON_AddBoolToObject(object, "fastest", fastest);
+    cJSON_AddBoolToObject(object, "in_nccl", collcalc_algo_in_nccl(r->op, r->algo));
     cJSON_AddNumberToObject(object, "nodes", r->nodes);
     cJSON_AddNumberToObject(object, "steps", (double)r->steps);
     json_add_bytes(object, "bytes_sent_per_gpu", r->bytes_sent_per_gpu);
@@ -227,13 +228,15 @@ static int table_results(const cli_settings *settings, const collcalc_query *que
 {
     FILE *out = settings->out;
     table_header(out, settings, query);
-    fprintf(out, "\n%-19s %6s %10s %10s %10s %10s %10s %11s %11s  %s\n", "algorithm", "steps",
-            "sent/GPU", "recv/GPU", "latency", "bandwidth", "time", "algbw", "busbw", "dominant");
+    fprintf(out, "\n%-19s %4s %6s %10s %10s %10s %10s %10s %11s %11s  %s\n", "algorithm", "nccl",
+            "steps", "sent/GPU", "recv/GPU", "latency", "bandwidth", "time", "algbw", "busbw",
+            "dominant");
     for (size_t i = 0; i < count; i++) {
         const collcalc_result *r = &results[i];
         char sent[32], recv[32], lat[32], bwt[32], time[32], alg[32], bus[32];
-        fprintf(out, "%-19s %6ld %10s %10s %10s %10s %10s %11s %11s  %s%s\n",
-                collcalc_algo_name(r->algo), r->steps,
+        fprintf(out, "%-19s %4s %6ld %10s %10s %10s %10s %10s %11s %11s  %s%s\n",
+                collcalc_algo_name(r->algo), collcalc_algo_in_nccl(r->op, r->algo) ? "yes" : "-",
+                r->steps,
                 collcalc_format_bytes_si(sent, sizeof sent, r->bytes_sent_per_gpu),
                 collcalc_format_bytes_si(recv, sizeof recv, r->bytes_received_per_gpu),
                 collcalc_format_time_us(lat, sizeof lat, r->latency_us),

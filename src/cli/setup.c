@@ -52,6 +52,9 @@ void settings_free(cli_settings *settings)
     settings->links = NULL;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 0)))
+#endif
 static void vreport(const cli_settings *settings, const char *where, const char *suffix,
                     const char *format, va_list args)
 {

@@ -11,34 +11,35 @@ typedef struct {
     collcalc_op op;
     collcalc_algo algo;
     builder_fn build;
+    bool in_nccl; /* NCCL runs this (ring, tree, NVLS; p2p for all-to-all and send/recv) */
 } algorithm_entry;
 
 /* Every (operation, algorithm) the model knows, in the order results are
  * listed. A new algorithm is a builder plus a row here. */
 static const algorithm_entry ALGORITHMS[] = {
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RING, build_ring},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_TREE, build_double_binary_tree},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_CENTRALIZED, build_centralized},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RECURSIVE_DOUBLING, build_recursive_doubling},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RABENSEIFNER, build_rabenseifner},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_NVLS, build_nvls},
-    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RING, build_ring},
-    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RECURSIVE_DOUBLING, build_recursive_doubling},
-    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_BRUCK, build_bruck},
-    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical},
-    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RING, build_ring},
-    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RECURSIVE_HALVING, build_recursive_halving},
-    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical},
-    {COLLCALC_OP_ALLTOALL, COLLCALC_ALGO_PAIRWISE, build_pairwise},
-    {COLLCALC_OP_ALLTOALL, COLLCALC_ALGO_BRUCK, build_bruck},
-    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_RING, build_ring},
-    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_BINOMIAL_TREE, build_binomial_tree},
-    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_SCATTER_ALLGATHER, build_scatter_allgather},
-    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RING, build_ring},
-    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_BINOMIAL_TREE, build_binomial_tree},
-    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RABENSEIFNER, build_rabenseifner},
-    {COLLCALC_OP_SENDRECV, COLLCALC_ALGO_DIRECT, build_direct_sendrecv},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RING, build_ring, true},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_TREE, build_double_binary_tree, true},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_CENTRALIZED, build_centralized, false},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RECURSIVE_DOUBLING, build_recursive_doubling, false},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RABENSEIFNER, build_rabenseifner, false},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical, false},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_NVLS, build_nvls, true},
+    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RING, build_ring, true},
+    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RECURSIVE_DOUBLING, build_recursive_doubling, false},
+    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_BRUCK, build_bruck, false},
+    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical, false},
+    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RING, build_ring, true},
+    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RECURSIVE_HALVING, build_recursive_halving, false},
+    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical, false},
+    {COLLCALC_OP_ALLTOALL, COLLCALC_ALGO_PAIRWISE, build_pairwise, true},
+    {COLLCALC_OP_ALLTOALL, COLLCALC_ALGO_BRUCK, build_bruck, false},
+    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_RING, build_ring, true},
+    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_BINOMIAL_TREE, build_binomial_tree, false},
+    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_SCATTER_ALLGATHER, build_scatter_allgather, false},
+    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RING, build_ring, true},
+    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_BINOMIAL_TREE, build_binomial_tree, false},
+    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RABENSEIFNER, build_rabenseifner, false},
+    {COLLCALC_OP_SENDRECV, COLLCALC_ALGO_DIRECT, build_direct_sendrecv, true},
 };
 
 enum { ALGORITHM_COUNT = sizeof ALGORITHMS / sizeof ALGORITHMS[0] };
@@ -53,6 +54,12 @@ static const algorithm_entry *find_algorithm(collcalc_op op, collcalc_algo algo)
         if (ALGORITHMS[i].op == op && ALGORITHMS[i].algo == algo)
             return &ALGORITHMS[i];
     return NULL;
+}
+
+bool collcalc_algo_in_nccl(collcalc_op op, collcalc_algo algo)
+{
+    const algorithm_entry *entry = find_algorithm(op, algo);
+    return entry != NULL && entry->in_nccl;
 }
 
 int collcalc_cluster_nodes(const collcalc_cluster *cluster)

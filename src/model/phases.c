@@ -41,7 +41,6 @@ hop hop_intra(const build_ctx *ctx)
     const collcalc_link_params *intra = &ctx->query->cluster.intra;
     hop h = {.scope = COLLCALC_SCOPE_INTRA, .alpha_us = intra->alpha_us, .bw_GBps = intra->bw_GBps};
     snprintf(h.link, sizeof h.link, "%s", intra->name);
-    snprintf(h.note, sizeof h.note, "%s at %g GB/s", intra->name, intra->bw_GBps);
     return h;
 }
 
