@@ -92,15 +92,19 @@ collcalc_status build_nvls(build_ctx *ctx, collcalc_diag *diag)
     hop intra = hop_intra(ctx);
     double s = ctx->size;
     if (ctx->nodes == 1) {
-        collcalc_phase *phase = add_phase(ctx, "reduce and broadcast in the NVSwitch", false, 2,
-                                          s, s, &intra);
+        /* Reduce-scatter by multimem loads (the switch reads all G copies of
+         * a GPU's shard: the GPU sends S, receives S/G) pipelined with an
+         * all-gather by multimem stores (sends S/G, receives S): S (G+1)/G
+         * each way, which is NVIDIA's algbw = busbw x n/(n+1). */
+        double bytes = s * (double)(ctx->g + 1) / (double)ctx->g;
+        collcalc_phase *phase = add_phase(ctx, "reduce-scatter + all-gather in the NVSwitch", false,
+                                          2, bytes, bytes, &intra);
         if (phase != NULL)
             snprintf(phase->note, sizeof phase->note,
-                     "each GPU sends S into the switch once and receives the sum once, at %s "
-                     "%g GB/s",
+                     "pipelined multimem reduce and multicast: S + S/G each way at %s %g GB/s",
                      ctx->query->cluster.intra.name, ctx->query->cluster.intra.bw_GBps);
         result_note(ctx, "Ideal in-switch reduction; NCCL's model keeps 0.85 (Hopper) or 0.74 "
-                         "(Blackwell) of it (nvlsEfficiency). nccl-tests' busbw exceeds the "
+                         "(Blackwell) of it (nvlsEfficiency). nccl-tests' busbw can exceed the "
                          "link rate here: NVIDIA's NVLS formula is algbw = busbw x n/(n+1).");
         return COLLCALC_OK;
     }

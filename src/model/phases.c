@@ -100,9 +100,9 @@ hop hop_ring(const build_ctx *ctx)
         h.bw_GBps = min_double(cluster->intra.bw_GBps, nic_bw);
         snprintf(h.link, sizeof h.link, "%s+%s", cluster->intra.name, cluster->inter.name);
         snprintf(h.note, sizeof h.note,
-                 "flat ring over %d nodes: min(%s %g GB/s, %d NICs x %s %g GB/s) = %g GB/s; "
+                 "flat ring over %d nodes: min(%s %g GB/s, %d NIC%s x %s %g GB/s) = %g GB/s; "
                  "each step waits for the slower hop (alpha = max(%g, %g) us)",
-                 ctx->nodes, cluster->intra.name, cluster->intra.bw_GBps, nics,
+                 ctx->nodes, cluster->intra.name, cluster->intra.bw_GBps, nics, nics == 1 ? "" : "s",
                  cluster->inter.name, cluster->inter.bw_GBps, h.bw_GBps,
                  cluster->intra.alpha_us, cluster->inter.alpha_us);
     } else {

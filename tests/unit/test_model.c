@@ -353,6 +353,166 @@ static void names_round_trip(void **state)
     assert_int_equal(algo, COLLCALC_ALGO_RING);
 }
 
+/* A cluster of nodes of g GPUs: intra NVLink 4 (450, 2 us), inter NDR (50, 14 us). */
+static collcalc_query cluster_query(collcalc_op op, uint64_t size, int gpus, int g, int nics)
+{
+    collcalc_query q;
+    memset(&q, 0, sizeof q);
+    q.op = op;
+    q.size_bytes = size;
+    q.cluster.gpus = gpus;
+    q.cluster.gpus_per_node = g;
+    q.cluster.nics_per_node = nics;
+    q.cluster.intra = link_of("nvlink4", 450, 2.0);
+    q.cluster.inter = link_of("ib-ndr", 50, 14.0);
+    return q;
+}
+
+static void cluster_flat_ring_nic_rule(void **state)
+{
+    (void)state;
+    /* 2 nodes x 8, 8 NICs: min(450, 8 x 50) = 400 GB/s busbw at large sizes. */
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, 1ULL << 40, 16, 8, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(r.nodes, 2);
+    assert_close(r.phases[0].bw_GBps, 400.0, 1e-9);
+    assert_close(r.busbw_GBps, 400.0, 0.5);
+    assert_close(r.phases[0].alpha_us, 14.0, 1e-12); /* max(2, 14) */
+    assert_int_equal(r.phases[0].scope, COLLCALC_SCOPE_SPANNING);
+    /* one NIC per node: 50 GB/s */
+    q.cluster.nics_per_node = 1;
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.busbw_GBps, 50.0, 0.1);
+    /* NICs faster than NVLink: NVLink caps it */
+    q.cluster.nics_per_node = 16;
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.phases[0].bw_GBps, 450.0, 1e-9);
+}
+
+static void cluster_one_gpu_per_node_is_the_seed_ib_example(void **state)
+{
+    (void)state;
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, 100000000, 8, 1, 1);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(r.nodes, 8);
+    assert_close(r.bandwidth_us, 3500.0, 1e-6);
+    assert_close(r.bytes_sent_per_gpu, 175000000.0, 1e-6);
+}
+
+static void cluster_ninth_gpu_crosses_the_network(void **state)
+{
+    (void)state;
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, 100000000, 8, 8, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(r.nodes, 1);
+    assert_int_equal(r.phases[0].scope, COLLCALC_SCOPE_INTRA);
+    assert_close(r.phases[0].bw_GBps, 450.0, 1e-9);
+    q.cluster.gpus = 9;
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(r.nodes, 2);
+    assert_int_equal(r.gpus_in_last_node, 1);
+    assert_int_equal(r.phases[0].scope, COLLCALC_SCOPE_SPANNING);
+    assert_close(r.phases[0].bw_GBps, 50.0, 1e-9); /* the lone GPU's one NIC */
+    assert_non_null(strstr(r.note, "last node holds 1"));
+    /* NVL72: 72 stay on NVLink, the 73rd crosses */
+    q = cluster_query(COLLCALC_OP_ALLREDUCE, 100000000, 72, 72, 72);
+    q.cluster.intra = link_of("nvlink5", 900, 2.0);
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(r.nodes, 1);
+    assert_close(r.phases[0].bw_GBps, 900.0, 1e-9);
+    q.cluster.gpus = 73;
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(r.nodes, 2);
+    assert_close(r.phases[0].bw_GBps, 50.0, 1e-9);
+}
+
+static void cluster_hierarchical_allreduce(void **state)
+{
+    (void)state;
+    const double s = 1 << 30;
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, (uint64_t)s, 32, 8, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_HIERARCHICAL);
+    assert_int_equal(r.phase_count, 3);
+    assert_int_equal(r.phases[0].scope, COLLCALC_SCOPE_INTRA);
+    assert_int_equal(r.phases[1].scope, COLLCALC_SCOPE_INTER);
+    assert_int_equal(r.phases[2].scope, COLLCALC_SCOPE_INTRA);
+    /* across the network: 2(N-1)/N x S/G per GPU, N = 4, G = 8 */
+    assert_close(r.phases[1].bytes_sent, 2.0 * 3 / 4 * s / 8, 1e-6);
+    assert_int_equal(r.phases[1].steps, 6);
+    assert_close(r.phases[0].bytes_sent, s * 7 / 8, 1e-6);
+    assert_int_equal(r.steps, 7 + 6 + 7);
+    /* fewer NICs than GPUs: each GPU gets K/G of a NIC */
+    q.cluster.nics_per_node = 4;
+    r = eval(&q, COLLCALC_ALGO_HIERARCHICAL);
+    assert_close(r.phases[1].bw_GBps, 25.0, 1e-9);
+    /* SHARP: one pass through the switches */
+    q.cluster.nics_per_node = 8;
+    q.cluster.sharp_inter = true;
+    r = eval(&q, COLLCALC_ALGO_HIERARCHICAL);
+    assert_close(r.phases[1].bytes_sent, s / 8, 1e-6);
+    /* a partial node does not fit the 2-D scheme */
+    q.cluster.gpus = 30;
+    collcalc_diag diag;
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_HIERARCHICAL, &r, &diag),
+                     COLLCALC_ERR_UNSUPPORTED);
+    assert_non_null(strstr(diag.message, "full"));
+}
+
+static void cluster_tree_steps(void **state)
+{
+    (void)state;
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, 1 << 20, 64, 8, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_TREE);
+    assert_int_equal(r.steps, 2 * (7 + 3)); /* 2((G-1) + ceil(lg N)) */
+    assert_close(r.latency_us, 2 * 7 * 2.0 + 2 * 3 * 14.0, 1e-9);
+}
+
+static void cluster_alltoall(void **state)
+{
+    (void)state;
+    /* one GPU per node: busbw is the NIC bandwidth (nccl-tests#130) */
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLTOALL, 1ULL << 40, 8, 1, 1);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_PAIRWISE);
+    assert_close(r.busbw_GBps, 50.0, 0.01);
+    /* N nodes: busbw -> N/(N-1) x the NIC bandwidth per GPU */
+    for (int n = 2; n <= 8; n *= 2) {
+        q = cluster_query(COLLCALC_OP_ALLTOALL, 1ULL << 40, 8 * n, 8, 8);
+        r = eval(&q, COLLCALC_ALGO_PAIRWISE);
+        assert_close(r.busbw_GBps, 50.0 * n / (n - 1) * (8.0 * n - 1) / (8.0 * n), 0.05);
+        assert_int_equal(r.phase_count, 2);
+        assert_int_equal(r.phases[0].stage, r.phases[1].stage); /* concurrent */
+    }
+    /* fewer NICs than GPUs cannot be aggregated for one GPU */
+    q = cluster_query(COLLCALC_OP_ALLTOALL, 1ULL << 40, 16, 8, 2);
+    r = eval(&q, COLLCALC_ALGO_PAIRWISE);
+    assert_close(r.phases[1].bw_GBps, 12.5, 1e-9);
+}
+
+static void nvls_single_node(void **state)
+{
+    (void)state;
+    const double s = (double)(1ULL << 40);
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, (uint64_t)s, 8, 8, 8);
+    collcalc_diag diag;
+    collcalc_result r;
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_NVLS, &r, &diag), COLLCALC_ERR_UNSUPPORTED);
+    q.cluster.nvls_intra = true;
+    r = eval(&q, COLLCALC_ALGO_NVLS);
+    assert_close(r.bytes_sent_per_gpu, s * 9 / 8, 1e-6);
+    /* NVIDIA: algbw = busbw x n/(n+1), where busbw is the per-GPU traffic rate */
+    assert_close(r.algbw_GBps, 450.0 * 8 / 9, 0.1);
+}
+
+static void nccl_marker(void **state)
+{
+    (void)state;
+    assert_true(collcalc_algo_in_nccl(COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RING));
+    assert_true(collcalc_algo_in_nccl(COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_TREE));
+    assert_true(collcalc_algo_in_nccl(COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_NVLS));
+    assert_false(collcalc_algo_in_nccl(COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RABENSEIFNER));
+    assert_false(collcalc_algo_in_nccl(COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_TREE));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +531,14 @@ int main(void)
         cmocka_unit_test(properties),
         cmocka_unit_test(rejects_bad_queries),
         cmocka_unit_test(names_round_trip),
+        cmocka_unit_test(cluster_flat_ring_nic_rule),
+        cmocka_unit_test(cluster_one_gpu_per_node_is_the_seed_ib_example),
+        cmocka_unit_test(cluster_ninth_gpu_crosses_the_network),
+        cmocka_unit_test(cluster_hierarchical_allreduce),
+        cmocka_unit_test(cluster_tree_steps),
+        cmocka_unit_test(cluster_alltoall),
+        cmocka_unit_test(nvls_single_node),
+        cmocka_unit_test(nccl_marker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
