@@ -27,6 +27,7 @@ static const command_entry COMMANDS[] = {
     {"compare", cmd_compare, "algorithms across sizes with crossovers; links or clusters side by side"},
     {"sweep", cmd_sweep, "an nccl-tests-like size sweep (-b 8 -e 1G -f 2)"},
     {"links", cmd_links, "the bandwidth hierarchy and the cliff between tiers"},
+    {"platforms", cmd_platforms, "platform presets: GPUs per node, links, NICs, NVLS"},
 };
 
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };

@@ -37,13 +37,16 @@ static const char HELP[] =
     "                         directions; reproduces textbook examples)\n"
     "\n"
     "Over a cluster (nodes or NVLink domains joined by NICs):\n"
+    "  -p, --platform NAME    a preset (see 'collcalc platforms'): hgx-h100, gb200-nvl72,\n"
+    "                         ...; fills the options below unless you give them\n"
+    "      --platforms FILE   use this JSON platform table instead of the built-in one\n"
     "      --gpus-per-node G  GPUs per node / NVLink domain (alias --domain-size);\n"
     "                         GPUs fill nodes in order, the last may be partial\n"
     "      --nodes N          N full nodes (instead of --gpus)\n"
     "      --intra LINK       the link inside a node (default: --link)\n"
     "      --inter LINK       the NIC between nodes, e.g. ib-ndr\n"
     "      --nics-per-node K  NICs per node (default G: one per GPU, rail-optimized)\n"
-    "      --nvls             the NVSwitch reduces in the switch (NVLink SHARP)\n"
+    "      --nvls, --no-nvls  the NVSwitch reduces in the switch (NVLink SHARP), or not\n"
     "      --sharp            the IB switches reduce in the network (SHARP)\n"
     "      --tree-efficiency F  bandwidth fraction a double binary tree reaches\n"
     "                         (default 0.92, NCCL's Tree AllReduce factor)\n"
@@ -57,7 +60,8 @@ static const char HELP[] =
     "Examples:\n"
     "  collcalc %s --size 100MB --gpus 8 --link nvlink5\n"
     "  collcalc %s --size 100MB --gpus 8 --link nvlink5 --algo ring --bw-basis headline --layers 80\n"
-    "  collcalc %s --size 1GB --gpus 16 --gpus-per-node 8 --intra nvlink4 --inter ib-ndr --explain\n";
+    "  collcalc %s --size 1GB --gpus 16 --gpus-per-node 8 --intra nvlink4 --inter ib-ndr --explain\n"
+    "  collcalc %s --size 1GB --platform hgx-h100 --nodes 4\n";
 
 int cmd_collective(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err)
 {
@@ -79,7 +83,7 @@ int cmd_collective(const char *command, int argc, char **argv, FILE *in, FILE *o
             code = usage_error(&settings, NULL, "unexpected argument '%.40s'", value);
         else if (id == OPT_HELP) {
             const char *name = settings.command;
-            fprintf(out, HELP, name, name, collcalc_op_title(op), name, name, name);
+            fprintf(out, HELP, name, name, collcalc_op_title(op), name, name, name, name);
             return finish_output(&settings, 0);
         } else if (settings_apply(&settings, id, cursor.option_text, value) != 0)
             code = 2;

@@ -25,9 +25,10 @@ static const char HELP[] =
     "cluster placement (--placement repeated), with the ratio of each to the first:\n"
     "total time, latency term and bandwidth term, and the phase that costs most.\n"
     "A placement is a comma-separated list of cluster settings:\n"
-    "  gpus-per-node=G, intra=LINK, inter=LINK, nics-per-node=K, link=LINK,\n"
-    "  nvls, sharp, label=TEXT\n"
-    "e.g. --placement label=nvl72,gpus-per-node=72,intra=nvlink5,inter=ib-ndr\n"
+    "  platform=NAME, gpus-per-node=G, intra=LINK, inter=LINK, nics-per-node=K,\n"
+    "  link=LINK, nodes=N, nvls, no-nvls, sharp, label=TEXT\n"
+    "e.g. --placement label=nvl72,platform=gb200-nvl72\n"
+    "     --placement label=2xhgx,platform=hgx-h100\n"
     "\n"
     "  --size S / --sizes LIST / -b -e -f   sizes (see 'collcalc sweep --help')\n"
     "  --link NAME (repeatable), --placement SPEC (repeatable), --algo NAME (repeatable)\n"
@@ -36,7 +37,8 @@ static const char HELP[] =
     "\n"
     "Examples:\n"
     "  collcalc compare allreduce --gpus 32 --link nvlink5 --algo ring --algo tree --bw-basis headline\n"
-    "  collcalc compare allreduce --size 100MB --gpus 8 --link nvlink5 --link ib-ndr --bw-basis headline --layers 80\n";
+    "  collcalc compare allreduce --size 100MB --gpus 8 --link nvlink5 --link ib-ndr --bw-basis headline --layers 80\n"
+    "  collcalc compare allreduce --size 64MB --gpus 16 --placement platform=gb200-nvl72 --placement platform=hgx-b200\n";
 
 enum { MAX_CONFIGS = 8, OPT_PLACEMENT = OPT_COMMAND_SPECIFIC };
 
@@ -267,7 +269,9 @@ static int parse_placement(cli_settings *base, const char *spec, config *out_con
     local.gpus_per_node = 0;
     local.intra_name = local.inter_name = NULL;
     local.nics_per_node = 0;
-    local.nvls = local.sharp = false;
+    local.nvls = local.sharp = local.no_nvls = false;
+    local.platform_name = NULL;
+    local.platform = NULL;
     char buffer[512];
     if (strlen(spec) >= sizeof buffer)
         return usage_error(base, "--placement", "too long");
@@ -280,7 +284,8 @@ static int parse_placement(cli_settings *base, const char *spec, config *out_con
         int id;
     } KEYS[] = {{"gpus-per-node", OPT_GPUS_PER_NODE}, {"domain-size", OPT_GPUS_PER_NODE},
                 {"intra", OPT_INTRA}, {"inter", OPT_INTER}, {"nics-per-node", OPT_NICS},
-                {"nics", OPT_NICS}, {"link", OPT_LINK}, {"nodes", OPT_NODES}};
+                {"nics", OPT_NICS}, {"link", OPT_LINK}, {"nodes", OPT_NODES},
+                {"platform", OPT_PLATFORM}};
     for (char *item = strtok_r(buffer, ",", &save); item != NULL && code == 0;
          item = strtok_r(NULL, ",", &save)) {
         char *equals = strchr(item, '=');
@@ -289,6 +294,8 @@ static int parse_placement(cli_settings *base, const char *spec, config *out_con
                 local.nvls = true;
             else if (strcmp(item, "sharp") == 0)
                 local.sharp = true;
+            else if (strcmp(item, "no-nvls") == 0)
+                local.no_nvls = true;
             else
                 code = usage_error(base, "--placement", "'%.40s' is not KEY=VALUE", item);
             continue;
@@ -305,8 +312,8 @@ static int parse_placement(cli_settings *base, const char *spec, config *out_con
                 id = KEYS[k].id;
         if (id < 0)
             code = usage_error(base, "--placement",
-                               "unknown key '%.40s' (gpus-per-node, intra, inter, nics-per-node, "
-                               "link, nodes, nvls, sharp, label)",
+                               "unknown key '%.40s' (platform, gpus-per-node, intra, inter, "
+                               "nics-per-node, link, nodes, nvls, no-nvls, sharp, label)",
                                item);
         else if (settings_apply(&local, id, "--placement", value) != 0)
             code = 2;
@@ -502,7 +509,9 @@ int cmd_compare(const char *command, int argc, char **argv, FILE *in, FILE *out,
     config configs[MAX_CONFIGS];
     int config_count = 0;
     if (code == 0 && placement_count > 0) {
-        if (settings.link_count > 1)
+        /* Placements share the command's tables; load them once here. */
+        code = settings_load_platforms(&settings);
+        if (code == 0 && settings.link_count > 1)
             code = usage_error(&settings, "--placement", "compare links or placements, not both");
         for (int i = 0; i < placement_count && code == 0; i++)
             code = parse_placement(&settings, placements[i], &configs[config_count++]);

@@ -19,6 +19,8 @@ static const char HELP[] =
     "tiers: the bandwidth cliff. A path element 'a|b' is a range (HBM 3,350-8,000).\n"
     "\n"
     "  --path LIST        only the cliff along these links (default hbm3|hbm3e-b200,nvlink5,pcie5,ib-ndr,eth100)\n"
+    "  --platform NAME    only the cliff along a platform's tiers: HBM, NVLink,\n"
+    "                     PCIe, NIC (see 'collcalc platforms')\n"
     "  --bw-basis B       per-direction (default) or headline (the seed text's figures)\n"
     "  --links FILE       a JSON link table instead of the built-in one\n"
     "  --format F         table (default), json or csv\n"
@@ -44,6 +46,8 @@ static const cli_option OPTIONS[] = {
     {"links", 0, true, OPT_LINKS_FILE},
     {"format", 0, true, OPT_FORMAT},
     {"path", 0, true, OPT_PATH},
+    {"platform", 'p', true, OPT_PLATFORM},
+    {"platforms", 0, true, OPT_PLATFORMS_FILE},
     {NULL, 0, false, 0},
 };
 
@@ -287,6 +291,28 @@ int cmd_links(const char *command, int argc, char **argv, FILE *in, FILE *out, F
     }
     if (code == 0)
         code = settings_load_links(&settings);
+    char platform_path[4 * COLLCALC_NAME_MAX + 8];
+    if (code == 0 && settings.platform_name != NULL) {
+        code = settings_load_platforms(&settings);
+        const collcalc_platform *platform =
+            code == 0 ? collcalc_platform_table_find(settings.platforms, settings.platform_name) : NULL;
+        if (code == 0 && platform == NULL)
+            code = usage_error(&settings, "--platform",
+                               "unknown platform '%.40s' (see 'collcalc platforms')",
+                               settings.platform_name);
+        if (code == 0) {
+            /* The platform's tiers from the GPU outwards; a missing tier is skipped. */
+            const char *tiers[] = {platform->memory_link, platform->intra_link, platform->host_link,
+                                   platform->inter_link};
+            size_t used = 0;
+            platform_path[0] = '\0';
+            for (size_t i = 0; i < 4; i++)
+                if (tiers[i][0] != '\0')
+                    used += (size_t)snprintf(platform_path + used, sizeof platform_path - used,
+                                             "%s%s", used > 0 ? "," : "", tiers[i]);
+            path_text = platform_path;
+        }
+    }
     path_stop stops[MAX_PATH];
     int count = 0;
     if (code == 0) {

@@ -11,6 +11,7 @@ typedef int (*command_fn)(const char *command, int argc, char **argv, FILE *in, 
 int cmd_collective(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
 int cmd_compare(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
 int cmd_sweep(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
+int cmd_platforms(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
 int cmd_links(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
 
 #endif

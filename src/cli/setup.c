@@ -31,6 +31,9 @@ const cli_option COMMON_OPTIONS[] = {
     {"nvls", 0, false, OPT_NVLS},
     {"sharp", 0, false, OPT_SHARP},
     {"tree-efficiency", 0, true, OPT_TREE_EFFICIENCY},
+    {"platform", 'p', true, OPT_PLATFORM},
+    {"platforms", 0, true, OPT_PLATFORMS_FILE},
+    {"no-nvls", 0, false, OPT_NO_NVLS},
     {NULL, 0, false, 0},
 };
 
@@ -48,6 +51,9 @@ void settings_init(cli_settings *settings, const char *command, FILE *out, FILE 
 
 void settings_free(cli_settings *settings)
 {
+    collcalc_platform_table_free(settings->platforms);
+    settings->platforms = NULL;
+    settings->platform = NULL;
     collcalc_link_table_free(settings->links);
     settings->links = NULL;
 }
@@ -190,6 +196,15 @@ int settings_apply(cli_settings *settings, int id, const char *option_text, cons
     case OPT_SHARP:
         settings->sharp = true;
         return 0;
+    case OPT_NO_NVLS:
+        settings->no_nvls = true;
+        return 0;
+    case OPT_PLATFORM:
+        settings->platform_name = value;
+        return 0;
+    case OPT_PLATFORMS_FILE:
+        settings->platforms_file = value;
+        return 0;
     case OPT_TREE_EFFICIENCY: {
         double efficiency;
         if (collcalc_parse_number(value, 0.01, 1.0, &efficiency, &diag) != COLLCALC_OK)
@@ -264,6 +279,67 @@ int settings_load_links(cli_settings *settings)
     return 0;
 }
 
+int settings_load_platforms(cli_settings *settings)
+{
+    collcalc_diag diag;
+    collcalc_status status;
+    if (settings->platforms != NULL)
+        return 0;
+    int code = settings_load_links(settings);
+    if (code != 0)
+        return code;
+    if (settings->platforms_file == NULL) {
+        status = collcalc_platform_table_builtin(settings->links, &settings->platforms, &diag);
+        if (status != COLLCALC_OK)
+            return data_error(settings, "builtin platform table", "%s", diag.message);
+        return 0;
+    }
+    char *text;
+    size_t length;
+    code = read_whole_file(settings, settings->platforms_file, &text, &length);
+    if (code != 0)
+        return code;
+    status = collcalc_platform_table_parse(text, length, settings->links, &settings->platforms, &diag);
+    free(text);
+    if (status != COLLCALC_OK)
+        return data_error(settings, settings->platforms_file, "%s", diag.message);
+    return 0;
+}
+
+/* Fills every cluster setting the user did not give from the --platform
+ * preset: explicit options always win. */
+static int apply_platform(cli_settings *settings)
+{
+    int code = settings_load_platforms(settings);
+    if (code != 0)
+        return code;
+    const collcalc_platform *platform =
+        collcalc_platform_table_find(settings->platforms, settings->platform_name);
+    if (platform == NULL) {
+        char known[1024] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < collcalc_platform_table_count(settings->platforms) && used < sizeof known; i++)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                                     collcalc_platform_table_at(settings->platforms, i)->name);
+        return usage_error(settings, "--platform", "unknown platform '%.40s' (known: %s)",
+                           settings->platform_name, known);
+    }
+    settings->platform = platform;
+    if (settings->gpus_per_node <= 0)
+        settings->gpus_per_node = platform->gpus_per_node;
+    if (settings->intra_name == NULL && settings->link_count == 0)
+        settings->intra_name = platform->intra_link;
+    if (settings->inter_name == NULL)
+        settings->inter_name = platform->inter_link;
+    if (settings->nics_per_node <= 0)
+        settings->nics_per_node = platform->nics_per_node;
+    if (platform->nvls && !settings->no_nvls)
+        settings->nvls = true;
+    if (platform->sharp)
+        settings->sharp = true;
+    return 0;
+}
+
 /* Looks a link up and lists the known names when it is not there. */
 static int lookup_link(cli_settings *settings, const char *option, const char *name,
                        collcalc_link_params *out)
@@ -284,6 +360,11 @@ static int lookup_link(cli_settings *settings, const char *option, const char *n
 int settings_build_cluster(cli_settings *settings, int link_index, collcalc_cluster *out_cluster)
 {
     memset(out_cluster, 0, sizeof *out_cluster);
+    if (settings->platform_name != NULL && settings->platform == NULL) {
+        int code = apply_platform(settings);
+        if (code != 0)
+            return code;
+    }
     bool hierarchical = settings->gpus_per_node > 0 || settings->intra_name != NULL ||
                         settings->inter_name != NULL || settings->nodes > 0 ||
                         settings->nics_per_node > 0;
@@ -359,7 +440,7 @@ int settings_build_cluster(cli_settings *settings, int link_index, collcalc_clus
         out_cluster->intra = out_cluster->inter;
     if (settings->inter_name == NULL)
         out_cluster->inter = out_cluster->intra;
-    out_cluster->nvls_intra = settings->nvls;
+    out_cluster->nvls_intra = settings->nvls && !settings->no_nvls;
     out_cluster->sharp_inter = settings->sharp;
     if (intra_name != NULL && settings->inter_name != NULL &&
         out_cluster->intra.bw_GBps < out_cluster->inter.bw_GBps)

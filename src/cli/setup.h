@@ -10,6 +10,7 @@
 
 #include "cli/args.h"
 #include "collcalc/links.h"
+#include "collcalc/platforms.h"
 #include "collcalc/model.h"
 
 typedef enum { FORMAT_TABLE = 0, FORMAT_JSON, FORMAT_CSV } output_format;
@@ -45,6 +46,9 @@ enum {
     OPT_STYLE,
     OPT_OP,
     OPT_PATH,
+    OPT_PLATFORM,
+    OPT_PLATFORMS_FILE,
+    OPT_NO_NVLS,
     OPT_COMMAND_SPECIFIC = 100
 };
 
@@ -82,9 +86,14 @@ typedef struct {
     long nodes;         /* 0 = not given */
     bool nvls;
     bool sharp;
+    bool no_nvls;       /* --no-nvls: switch a preset's NVLS off */
+    const char *platform_name;
+    const char *platforms_file;
     double tree_efficiency; /* 0 = default */
 
     collcalc_link_table *links; /* loaded by settings_load_links; owned */
+    collcalc_platform_table *platforms; /* loaded by settings_load_platforms; owned */
+    const collcalc_platform *platform;  /* the --platform preset, borrowed from platforms */
 } cli_settings;
 
 /* The common options every collective-style command accepts (terminated by
@@ -100,6 +109,10 @@ int settings_apply(cli_settings *settings, int id, const char *option_text, cons
 
 /* Loads the builtin table or --links FILE. Returns 0 or an exit code (1). */
 int settings_load_links(cli_settings *settings);
+
+/* Loads the builtin platform table or --platforms FILE (after the links).
+ * Returns 0 or an exit code (1). */
+int settings_load_platforms(cli_settings *settings);
 
 /* Builds the cluster for link choice `link_index` (0 when only one). Returns
  * 0 or an exit code. The caller has loaded the links. */
