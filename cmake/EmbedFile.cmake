@@ -5,5 +5,5 @@ string(REGEX REPLACE "(0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x
 file(WRITE ${OUTPUT}
 "/* Generated from ${INPUT} by cmake/EmbedFile.cmake. Do not edit. */\n"
 "const char *collcalc_builtin_${NAME}_json(void);\n"
-"static const char data[] = {\n${body}0x00\n};\n"
-"const char *collcalc_builtin_${NAME}_json(void) { return data; }\n")
+"static const unsigned char data[] = {\n${body}0x00\n};\n"
+"const char *collcalc_builtin_${NAME}_json(void) { return (const char *)data; }\n")

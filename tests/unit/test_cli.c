@@ -79,9 +79,18 @@ static int run_transcripts(const char *origin, const char *text, size_t length)
     return failures;
 }
 
+/* Transcripts name files relative to the source tree (examples/...). */
+static void enter_source_dir(void)
+{
+    const char *dir = getenv("COLLCALC_SOURCE_DIR");
+    if (dir != NULL && dir[0] != '\0')
+        assert_int_equal(chdir(dir), 0);
+}
+
 static void golden_transcripts(void **state)
 {
     (void)state;
+    enter_source_dir();
     const char *dir_path = test_source_path("tests/cli");
     char dir_copy[4096];
     snprintf(dir_copy, sizeof dir_copy, "%s", dir_path);
@@ -110,6 +119,7 @@ static void golden_transcripts(void **state)
 static void readme_examples(void **state)
 {
     (void)state;
+    enter_source_dir();
     size_t length;
     char *text = test_read_file(test_source_path("README.md"), &length);
     int failures = 0, blocks = 0;
