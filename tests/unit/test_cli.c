@@ -285,6 +285,7 @@ static void help_everywhere(void **state)
                               "collcalc broadcast --help", "collcalc reduce --help",
                               "collcalc sendrecv --help", "collcalc compare --help",
                               "collcalc sweep --help", "collcalc links --help", "collcalc help sweep",
+                              "collcalc platforms --help",
                               "collcalc a2a --help"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         test_cli_run run = test_cli_line(NULL, commands[i]);
@@ -299,12 +300,37 @@ static void help_everywhere(void **state)
     test_cli_run_free(&run);
 }
 
+/* The man page names every command the CLI has (it is kept by hand). */
+static void man_page_lists_every_command(void **state)
+{
+    (void)state;
+    test_cli_run run = test_cli_line(NULL, "collcalc --help");
+    char *man = test_read_file(test_source_path("doc/collcalc.1"), NULL);
+    const char *p = strstr(run.out, "Commands:\n");
+    assert_non_null(p);
+    p += strlen("Commands:\n");
+    int commands = 0;
+    while (strncmp(p, "  ", 2) == 0) {
+        char name[32];
+        assert_int_equal(sscanf(p, " %31s", name), 1);
+        if (strstr(man, name) == NULL)
+            print_error("doc/collcalc.1 does not mention '%s'\n", name);
+        assert_non_null(strstr(man, name));
+        commands++;
+        p = strchr(p, '\n') + 1;
+    }
+    assert_true(commands >= 11);
+    free(man);
+    test_cli_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_transcripts), cmocka_unit_test(readme_examples),
         cmocka_unit_test(errors),             cmocka_unit_test(bad_link_tables),
         cmocka_unit_test(json_contract),      cmocka_unit_test(help_everywhere),
+        cmocka_unit_test(man_page_lists_every_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
