@@ -1,0 +1,438 @@
+/* The link table: strict loading of data/links.json-style documents into an
+ * immutable table, lookup by name or alias, and the enum names.
+ *
+ * Schema (version 1; data/README.md has the full description):
+ *
+ *   { "schema_version": 1,
+ *     "links": [                                   1..COLLCALC_LINKS_MAX entries
+ *       { "name": "nvlink5",                       [a-z0-9.-], 1..31 chars, unique
+ *         "aliases": ["nvl5"],                     optional, 0..4 names, same rules
+ *         "description": "...",                    optional, 1..255 bytes
+ *         "tier": "scale-up",                      on-package | scale-up | host | scale-out
+ *         "class": "nvlink",                       memory | nvlink | pci | net
+ *         "bw_per_direction_GBps": 900,            finite, > 0, <= 1e6
+ *         "headline_GBps": 1800,                   finite, > 0, <= 1e6
+ *         "headline_counts": "both-directions",    both-directions | per-direction | single-figure
+ *         "alpha_us": 2.0,                         per-step latency, finite, >= 0, <= 1e6
+ *         "sources": {                             optional; each key optional, 1..255 bytes
+ *           "bw_per_direction_GBps": "...", "headline_GBps": "...", "alpha_us": "..." } } ] }
+ *
+ * Names and aliases are unique across the whole table, ignoring case.
+ * Unknown and duplicate keys are errors, so a typo cannot silently fall back
+ * to nothing. */
+#include "collcalc/links.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/json_check.h"
+
+/* The only schema this code reads; a newer file must be refused, not
+ * half-understood. */
+#define LINKS_SCHEMA_VERSION 1
+
+/* Bounds on figures: GB/s and µs beyond 1e6 are unit mistakes, not links. */
+#define LINKS_BANDWIDTH_MAX_GBPS 1e6
+#define LINKS_ALPHA_MAX_US 1e6
+
+struct collcalc_link_table {
+    size_t count;
+    collcalc_link links[]; /* count entries, in file order */
+};
+
+/* Word tables: index i is enum value i, so the loader maps words to enums
+ * and the name functions map back through the same arrays. */
+static const char *const tier_words[] = {"on-package", "scale-up", "host", "scale-out"};
+static const char *const class_words[] = {"memory", "nvlink", "pci", "net"};
+static const char *const headline_words[] = {"both-directions", "per-direction",
+                                             "single-figure"};
+static const char *const basis_words[] = {"per-direction", "headline"};
+
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+static const collcalc_json_key root_keys[] = {
+    {"schema_version", true},
+    {"links", true},
+};
+
+static const collcalc_json_key link_keys[] = {
+    {"name", true},
+    {"aliases", false},
+    {"description", false},
+    {"tier", true},
+    {"class", true},
+    {"bw_per_direction_GBps", true},
+    {"headline_GBps", true},
+    {"headline_counts", true},
+    {"alpha_us", true},
+    {"sources", false},
+};
+
+static const collcalc_json_key source_keys[] = {
+    {"bw_per_direction_GBps", false},
+    {"headline_GBps", false},
+    {"alpha_us", false},
+};
+
+/* ASCII-only case folding: names are ASCII, and the C library's tolower
+ * depends on the locale. */
+static char fold(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool names_equal(const char *a, const char *b)
+{
+    while (*a != '\0' && fold(*a) == fold(*b)) {
+        a++;
+        b++;
+    }
+    return fold(*a) == fold(*b);
+}
+
+/* Checks a link name or alias at the current path and copies it to out. */
+static collcalc_status load_name(collcalc_json_ctx *ctx, const cJSON *item,
+                                 char out[COLLCALC_NAME_MAX])
+{
+    const char *text = NULL;
+    collcalc_status status = collcalc_json_as_string(ctx, item, COLLCALC_NAME_MAX - 1, &text);
+    if (status != COLLCALC_OK)
+        return status;
+    for (size_t i = 0; text[i] != '\0'; i++) {
+        char c = text[i];
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-')
+            continue;
+        unsigned char byte = (unsigned char)c;
+        if (byte > 0x20 && byte < 0x7F)
+            return collcalc_json_fail(ctx, "character %zu ('%c') not allowed: use a-z, 0-9, "
+                                      "'.' and '-'", i + 1, c);
+        return collcalc_json_fail(ctx, "character %zu (byte 0x%02x) not allowed: use a-z, "
+                                  "0-9, '.' and '-'", i + 1, byte);
+    }
+    memcpy(out, text, strlen(text) + 1);
+    return COLLCALC_OK;
+}
+
+static collcalc_status load_aliases(collcalc_json_ctx *ctx, const cJSON *object,
+                                    collcalc_link *link)
+{
+    const cJSON *array = collcalc_json_enter(ctx, object, "aliases");
+    size_t count = 0;
+    collcalc_status status =
+        collcalc_json_as_array(ctx, array, 0, COLLCALC_MAX_ALIASES, &count);
+    const cJSON *element;
+    size_t index = 0;
+    if (status == COLLCALC_OK) {
+        cJSON_ArrayForEach(element, array) {
+            collcalc_json_path_push_index(&ctx->path, index);
+            status = load_name(ctx, element, link->aliases[index]);
+            collcalc_json_path_pop(&ctx->path);
+            if (status != COLLCALC_OK)
+                break;
+            index++;
+        }
+    }
+    collcalc_json_leave(ctx);
+    return status;
+}
+
+static collcalc_status load_sources(collcalc_json_ctx *ctx, const cJSON *object,
+                                    collcalc_link *link)
+{
+    const cJSON *sources = collcalc_json_enter(ctx, object, "sources");
+    struct {
+        const char *key;
+        char *target;
+    } fields[] = {
+        {"bw_per_direction_GBps", link->bw_source},
+        {"headline_GBps", link->headline_source},
+        {"alpha_us", link->alpha_source},
+    };
+    collcalc_status status =
+        collcalc_json_check_object(ctx, sources, source_keys, COUNT_OF(source_keys));
+    for (size_t i = 0; status == COLLCALC_OK && i < COUNT_OF(fields); i++) {
+        if (collcalc_json_has(sources, fields[i].key))
+            status = collcalc_json_get_string_copy(ctx, sources, fields[i].key,
+                                                   fields[i].target, COLLCALC_TEXT_MAX);
+    }
+    collcalc_json_leave(ctx);
+    return status;
+}
+
+/* Loads one entry of "links" (the path already ends in [i]). */
+static collcalc_status load_link(collcalc_json_ctx *ctx, const cJSON *object,
+                                 collcalc_link *link)
+{
+    collcalc_status status = collcalc_json_check_object(ctx, object, link_keys,
+                                                        COUNT_OF(link_keys));
+    if (status != COLLCALC_OK)
+        return status;
+
+    const cJSON *name = collcalc_json_enter(ctx, object, "name");
+    status = load_name(ctx, name, link->name);
+    collcalc_json_leave(ctx);
+    if (status != COLLCALC_OK)
+        return status;
+
+    if (collcalc_json_has(object, "aliases")) {
+        status = load_aliases(ctx, object, link);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    if (collcalc_json_has(object, "description")) {
+        status = collcalc_json_get_string_copy(ctx, object, "description", link->description,
+                                               sizeof link->description);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+
+    size_t word = 0;
+    status = collcalc_json_get_enum(ctx, object, "tier", tier_words, COUNT_OF(tier_words), &word);
+    if (status != COLLCALC_OK)
+        return status;
+    link->tier = (collcalc_tier)word;
+    status =
+        collcalc_json_get_enum(ctx, object, "class", class_words, COUNT_OF(class_words), &word);
+    if (status != COLLCALC_OK)
+        return status;
+    link->link_class = (collcalc_link_class)word;
+
+    status = collcalc_json_get_number(ctx, object, "bw_per_direction_GBps", 0.0,
+                                      LINKS_BANDWIDTH_MAX_GBPS, COLLCALC_JSON_MIN_EXCLUSIVE,
+                                      &link->bw_per_direction_GBps);
+    if (status != COLLCALC_OK)
+        return status;
+    status = collcalc_json_get_number(ctx, object, "headline_GBps", 0.0,
+                                      LINKS_BANDWIDTH_MAX_GBPS, COLLCALC_JSON_MIN_EXCLUSIVE,
+                                      &link->headline_GBps);
+    if (status != COLLCALC_OK)
+        return status;
+    status = collcalc_json_get_enum(ctx, object, "headline_counts", headline_words,
+                                    COUNT_OF(headline_words), &word);
+    if (status != COLLCALC_OK)
+        return status;
+    link->headline_counts = (collcalc_headline_counts)word;
+    status = collcalc_json_get_number(ctx, object, "alpha_us", 0.0, LINKS_ALPHA_MAX_US, 0u,
+                                      &link->alpha_us);
+    if (status != COLLCALC_OK)
+        return status;
+
+    if (collcalc_json_has(object, "sources"))
+        return load_sources(ctx, object, link);
+    return COLLCALC_OK;
+}
+
+/* Name slot s of a link: 0 is the name, 1.. the aliases ("" when unused). */
+static const char *slot_name(const collcalc_link *link, size_t slot)
+{
+    return slot == 0 ? link->name : link->aliases[slot - 1];
+}
+
+static void push_slot(collcalc_json_ctx *ctx, size_t slot)
+{
+    if (slot == 0) {
+        collcalc_json_path_push_key(&ctx->path, "name");
+    } else {
+        collcalc_json_path_push_key(&ctx->path, "aliases");
+        collcalc_json_path_push_index(&ctx->path, slot - 1);
+    }
+}
+
+static void pop_slot(collcalc_json_ctx *ctx, size_t slot)
+{
+    collcalc_json_path_pop(&ctx->path);
+    if (slot != 0)
+        collcalc_json_path_pop(&ctx->path);
+}
+
+/* Checks that link i's name and aliases clash with no name or alias of
+ * links[0..i] (a lookup by name must have exactly one answer). */
+static collcalc_status check_unique(collcalc_json_ctx *ctx, const collcalc_link *links, size_t i)
+{
+    const collcalc_link *link = &links[i];
+    for (size_t s = 0; s <= COLLCALC_MAX_ALIASES; s++) {
+        const char *name = slot_name(link, s);
+        if (name[0] == '\0')
+            continue;
+        for (size_t k = 0; k <= i; k++) {
+            size_t slots = (k == i) ? s : COLLCALC_MAX_ALIASES + 1;
+            for (size_t t = 0; t < slots; t++) {
+                if (!names_equal(name, slot_name(&links[k], t)))
+                    continue;
+                push_slot(ctx, s);
+                collcalc_status status;
+                if (t == 0)
+                    status = collcalc_json_fail(ctx, "'%s' is already the name of links[%zu]",
+                                                name, k);
+                else
+                    status = collcalc_json_fail(ctx,
+                                                "'%s' is already an alias of links[%zu] ('%s')",
+                                                name, k, links[k].name);
+                pop_slot(ctx, s);
+                return status;
+            }
+        }
+    }
+    return COLLCALC_OK;
+}
+
+static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
+                                  collcalc_link_table **out_table)
+{
+    collcalc_status status =
+        collcalc_json_check_object(ctx, root, root_keys, COUNT_OF(root_keys));
+    if (status != COLLCALC_OK)
+        return status;
+
+    int64_t version = 0;
+    status = collcalc_json_get_integer(ctx, root, "schema_version", 0, INT32_MAX, &version);
+    if (status != COLLCALC_OK)
+        return status;
+    if (version != LINKS_SCHEMA_VERSION) {
+        collcalc_json_path_push_key(&ctx->path, "schema_version");
+        status = collcalc_json_fail(ctx, "unsupported version %lld (this collcalc reads %d)",
+                                    (long long)version, LINKS_SCHEMA_VERSION);
+        collcalc_json_path_pop(&ctx->path);
+        return status;
+    }
+
+    const cJSON *links = collcalc_json_enter(ctx, root, "links");
+    size_t count = 0;
+    status = collcalc_json_as_array(ctx, links, 1, COLLCALC_LINKS_MAX, &count);
+    if (status != COLLCALC_OK) {
+        collcalc_json_leave(ctx);
+        return status;
+    }
+    /* cJSON's allocator, like the parse, so one hook covers a whole load. */
+    collcalc_link_table *table =
+        cJSON_malloc(sizeof(collcalc_link_table) + count * sizeof(collcalc_link));
+    if (table == NULL) {
+        collcalc_json_leave(ctx);
+        return collcalc_diag_fail(ctx->diag, COLLCALC_ERR_NOMEM,
+                                  "out of memory loading %zu links", count);
+    }
+    memset(table, 0, sizeof(collcalc_link_table) + count * sizeof(collcalc_link));
+    table->count = count;
+
+    const cJSON *element;
+    size_t index = 0;
+    cJSON_ArrayForEach(element, links) {
+        collcalc_json_path_push_index(&ctx->path, index);
+        status = load_link(ctx, element, &table->links[index]);
+        if (status == COLLCALC_OK)
+            status = check_unique(ctx, table->links, index);
+        collcalc_json_path_pop(&ctx->path);
+        if (status != COLLCALC_OK)
+            break;
+        index++;
+    }
+    collcalc_json_leave(ctx);
+    if (status != COLLCALC_OK) {
+        collcalc_link_table_free(table);
+        return status;
+    }
+    *out_table = table;
+    return COLLCALC_OK;
+}
+
+/* Parses text as a link table; origin names the document in messages. */
+static collcalc_status parse_table(const char *json_text, size_t json_length, const char *origin,
+                                   collcalc_link_table **out_table, collcalc_diag *diag)
+{
+    if (out_table == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no place for the link table");
+    *out_table = NULL;
+
+    collcalc_json_ctx ctx;
+    collcalc_json_ctx_init(&ctx, origin, diag);
+    cJSON *root = NULL;
+    collcalc_status status = collcalc_json_parse(&ctx, json_text, json_length, &root);
+    if (status != COLLCALC_OK)
+        return status;
+    status = load_table(&ctx, root, out_table);
+    cJSON_Delete(root);
+    return status;
+}
+
+collcalc_status collcalc_link_table_parse(const char *json_text, size_t json_length,
+                                          collcalc_link_table **out_table,
+                                          collcalc_diag *diag)
+{
+    return parse_table(json_text, json_length, NULL, out_table, diag);
+}
+
+collcalc_status collcalc_link_table_builtin(collcalc_link_table **out_table, collcalc_diag *diag)
+{
+    const char *json = collcalc_builtin_links_json();
+    return parse_table(json, strlen(json), "built-in data/links.json", out_table, diag);
+}
+
+void collcalc_link_table_free(collcalc_link_table *table)
+{
+    if (table != NULL)
+        cJSON_free(table);
+}
+
+size_t collcalc_link_table_count(const collcalc_link_table *table)
+{
+    return table != NULL ? table->count : 0;
+}
+
+const collcalc_link *collcalc_link_table_at(const collcalc_link_table *table, size_t index)
+{
+    if (table == NULL || index >= table->count)
+        return NULL;
+    return &table->links[index];
+}
+
+const collcalc_link *collcalc_link_table_find(const collcalc_link_table *table, const char *name)
+{
+    if (table == NULL || name == NULL || name[0] == '\0')
+        return NULL;
+    for (size_t i = 0; i < table->count; i++) {
+        const collcalc_link *link = &table->links[i];
+        for (size_t s = 0; s <= COLLCALC_MAX_ALIASES; s++) {
+            const char *candidate = slot_name(link, s);
+            if (candidate[0] != '\0' && names_equal(name, candidate))
+                return link;
+        }
+    }
+    return NULL;
+}
+
+double collcalc_link_bandwidth_GBps(const collcalc_link *link, collcalc_bw_basis basis)
+{
+    if (link == NULL)
+        return NAN;
+    switch (basis) {
+    case COLLCALC_BW_PER_DIRECTION: return link->bw_per_direction_GBps;
+    case COLLCALC_BW_HEADLINE: return link->headline_GBps;
+    }
+    return NAN;
+}
+
+/* Maps an enum value to its word, "unknown" outside the table. */
+static const char *word_or_unknown(const char *const *words, size_t count, int value)
+{
+    return (value >= 0 && (size_t)value < count) ? words[value] : "unknown";
+}
+
+const char *collcalc_tier_name(collcalc_tier tier)
+{
+    return word_or_unknown(tier_words, COUNT_OF(tier_words), (int)tier);
+}
+
+const char *collcalc_link_class_name(collcalc_link_class link_class)
+{
+    return word_or_unknown(class_words, COUNT_OF(class_words), (int)link_class);
+}
+
+const char *collcalc_headline_counts_name(collcalc_headline_counts counts)
+{
+    return word_or_unknown(headline_words, COUNT_OF(headline_words), (int)counts);
+}
+
+const char *collcalc_bw_basis_name(collcalc_bw_basis basis)
+{
+    return word_or_unknown(basis_words, COUNT_OF(basis_words), (int)basis);
+}
