@@ -1,0 +1,500 @@
+/* Platform presets: strict loading of data/platforms.json-style documents
+ * into an immutable table, checked against a link table, and lookup by name
+ * or alias.
+ *
+ * Schema (version 1; data/README.md has the full description):
+ *
+ *   { "schema_version": 1,
+ *     "platforms": [                               1..COLLCALC_PLATFORMS_MAX entries
+ *       { "name": "hgx-h100",                      [a-z0-9.-], 1..31 chars, unique
+ *         "aliases": ["dgx-h100"],                 optional, 0..4 names, same rules
+ *         "description": "...",                    optional, 1..255 bytes
+ *         "gpu": "H100 SXM",                       free text, 1..31 bytes
+ *         "gpus_per_node": 8,                      whole number, 1..100000
+ *         "intra_link": "nvlink4",                 a link of tier scale-up or host
+ *         "inter_link": "ib-ndr",                  a link of tier scale-out
+ *         "nics_per_node": 8,                      whole number, 1..100000
+ *         "memory_link": "hbm3",                   optional, a link of tier on-package
+ *         "host_link": "pcie5",                    optional, a link of tier host
+ *         "nvls": true,                            needs an NVLink (class nvlink) intra_link
+ *         "sharp": false,
+ *         "sources": {                             optional; each key optional, 1..255 bytes
+ *           "topology": "...", "nics": "...", "nvls": "..." } } ] }
+ *
+ * Link names are looked up in the link table by name or alias, ignoring
+ * case, and stored under the link's canonical name. memory_link and
+ * host_link are optional because some boxes have no such entry in the link
+ * table (an L40S's GDDR6 is not HBM). Platform names and aliases are unique
+ * across the table, ignoring case. Unknown and duplicate keys are errors, so
+ * a typo cannot silently fall back to nothing. */
+#include "collcalc/platforms.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/json_check.h"
+
+/* The only schema this code reads; a newer file must be refused, not
+ * half-understood. */
+#define PLATFORMS_SCHEMA_VERSION 1
+
+/* GPUs or NICs per node beyond this are unit or typing mistakes; the
+ * largest NVLink domain announced is 576 GPUs. */
+#define PLATFORMS_COUNT_MAX 100000
+
+struct collcalc_platform_table {
+    size_t count;
+    collcalc_platform platforms[]; /* count entries, in file order */
+};
+
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+/* Tier sets, as bit masks over collcalc_tier, for the link rules below. */
+#define TIER_BIT(tier) (1u << (unsigned)(tier))
+
+static const collcalc_json_key root_keys[] = {
+    {"schema_version", true},
+    {"platforms", true},
+};
+
+static const collcalc_json_key platform_keys[] = {
+    {"name", true},
+    {"aliases", false},
+    {"description", false},
+    {"gpu", true},
+    {"gpus_per_node", true},
+    {"intra_link", true},
+    {"inter_link", true},
+    {"nics_per_node", true},
+    {"memory_link", false},
+    {"host_link", false},
+    {"nvls", true},
+    {"sharp", true},
+    {"sources", false},
+};
+
+static const collcalc_json_key source_keys[] = {
+    {"topology", false},
+    {"nics", false},
+    {"nvls", false},
+};
+
+/* ASCII-only case folding: names are ASCII, and the C library's tolower
+ * depends on the locale. */
+static char fold(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool names_equal(const char *a, const char *b)
+{
+    while (*a != '\0' && fold(*a) == fold(*b)) {
+        a++;
+        b++;
+    }
+    return fold(*a) == fold(*b);
+}
+
+/* Checks that text uses only name characters (the link table's rule; upper
+ * case too when allowed, for references that are looked up ignoring case).
+ * Refusing other bytes here also keeps raw control bytes out of the later
+ * "unknown link '...'" message. */
+static collcalc_status check_name_chars(collcalc_json_ctx *ctx, const char *text,
+                                        bool allow_upper)
+{
+    for (size_t i = 0; text[i] != '\0'; i++) {
+        char c = text[i];
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+            (allow_upper && c >= 'A' && c <= 'Z'))
+            continue;
+        unsigned char byte = (unsigned char)c;
+        const char *letters = allow_upper ? "a-z, A-Z" : "a-z";
+        if (byte > 0x20 && byte < 0x7F)
+            return collcalc_json_fail(ctx, "character %zu ('%c') not allowed: use %s, 0-9, "
+                                      "'.' and '-'", i + 1, c, letters);
+        return collcalc_json_fail(ctx, "character %zu (byte 0x%02x) not allowed: use %s, 0-9, "
+                                  "'.' and '-'", i + 1, byte, letters);
+    }
+    return COLLCALC_OK;
+}
+
+/* Checks a platform name or alias at the current path and copies it to out. */
+static collcalc_status load_name(collcalc_json_ctx *ctx, const cJSON *item,
+                                 char out[COLLCALC_NAME_MAX])
+{
+    const char *text = NULL;
+    collcalc_status status = collcalc_json_as_string(ctx, item, COLLCALC_NAME_MAX - 1, &text);
+    if (status == COLLCALC_OK)
+        status = check_name_chars(ctx, text, false);
+    if (status == COLLCALC_OK)
+        memcpy(out, text, strlen(text) + 1);
+    return status;
+}
+
+static collcalc_status load_aliases(collcalc_json_ctx *ctx, const cJSON *object,
+                                    collcalc_platform *platform)
+{
+    const cJSON *array = collcalc_json_enter(ctx, object, "aliases");
+    size_t count = 0;
+    collcalc_status status =
+        collcalc_json_as_array(ctx, array, 0, COLLCALC_MAX_ALIASES, &count);
+    const cJSON *element;
+    size_t index = 0;
+    if (status == COLLCALC_OK) {
+        cJSON_ArrayForEach(element, array) {
+            collcalc_json_path_push_index(&ctx->path, index);
+            status = load_name(ctx, element, platform->aliases[index]);
+            collcalc_json_path_pop(&ctx->path);
+            if (status != COLLCALC_OK)
+                break;
+            index++;
+        }
+    }
+    collcalc_json_leave(ctx);
+    return status;
+}
+
+/* Where each link field may point: the tiers allowed, and how a message
+ * says so. */
+typedef struct {
+    const char *key;
+    unsigned tier_mask;   /* TIER_BIT()s */
+    const char *allowed;  /* "scale-up or host" */
+} link_rule;
+
+static const link_rule intra_rule = {
+    "intra_link", TIER_BIT(COLLCALC_TIER_SCALE_UP) | TIER_BIT(COLLCALC_TIER_HOST),
+    "scale-up or host"};
+static const link_rule inter_rule = {"inter_link", TIER_BIT(COLLCALC_TIER_SCALE_OUT),
+                                     "scale-out"};
+static const link_rule memory_rule = {"memory_link", TIER_BIT(COLLCALC_TIER_ON_PACKAGE),
+                                      "on-package"};
+static const link_rule host_rule = {"host_link", TIER_BIT(COLLCALC_TIER_HOST), "host"};
+
+/* Reads the link named by object[rule->key], which must exist in links and
+ * sit in one of the rule's tiers (a memory_link that names NVLink is a
+ * mistake the model would otherwise use silently). Stores the canonical
+ * name in out and the link in *out_link. */
+static collcalc_status load_link_ref(collcalc_json_ctx *ctx, const cJSON *object,
+                                     const link_rule *rule, const collcalc_link_table *links,
+                                     char out[COLLCALC_NAME_MAX], const collcalc_link **out_link)
+{
+    const cJSON *item = collcalc_json_enter(ctx, object, rule->key);
+    const char *text = NULL;
+    collcalc_status status = collcalc_json_as_string(ctx, item, COLLCALC_NAME_MAX - 1, &text);
+    if (status == COLLCALC_OK)
+        status = check_name_chars(ctx, text, true);
+    const collcalc_link *link = NULL;
+    if (status == COLLCALC_OK) {
+        link = collcalc_link_table_find(links, text);
+        if (link == NULL)
+            status = collcalc_json_fail(ctx, "unknown link '%s'", text);
+    }
+    if (status == COLLCALC_OK && (rule->tier_mask & TIER_BIT(link->tier)) == 0)
+        status = collcalc_json_fail(ctx, "'%s' has tier %s; %s needs tier %s", text,
+                                    collcalc_tier_name(link->tier), rule->key, rule->allowed);
+    if (status == COLLCALC_OK) {
+        memcpy(out, link->name, strlen(link->name) + 1);
+        if (out_link != NULL)
+            *out_link = link;
+    }
+    collcalc_json_leave(ctx);
+    return status;
+}
+
+/* Reads a count of GPUs or NICs into an int. */
+static collcalc_status load_count(collcalc_json_ctx *ctx, const cJSON *object, const char *key,
+                                  int *out)
+{
+    int64_t value = 0;
+    collcalc_status status =
+        collcalc_json_get_integer(ctx, object, key, 1, PLATFORMS_COUNT_MAX, &value);
+    if (status == COLLCALC_OK)
+        *out = (int)value;
+    return status;
+}
+
+static collcalc_status load_sources(collcalc_json_ctx *ctx, const cJSON *object,
+                                    collcalc_platform *platform)
+{
+    const cJSON *sources = collcalc_json_enter(ctx, object, "sources");
+    struct {
+        const char *key;
+        char *target;
+    } fields[] = {
+        {"topology", platform->topology_source},
+        {"nics", platform->nics_source},
+        {"nvls", platform->nvls_source},
+    };
+    collcalc_status status =
+        collcalc_json_check_object(ctx, sources, source_keys, COUNT_OF(source_keys));
+    for (size_t i = 0; status == COLLCALC_OK && i < COUNT_OF(fields); i++) {
+        if (collcalc_json_has(sources, fields[i].key))
+            status = collcalc_json_get_string_copy(ctx, sources, fields[i].key,
+                                                   fields[i].target, COLLCALC_TEXT_MAX);
+    }
+    collcalc_json_leave(ctx);
+    return status;
+}
+
+/* Loads one entry of "platforms" (the path already ends in [i]). */
+static collcalc_status load_platform(collcalc_json_ctx *ctx, const cJSON *object,
+                                     const collcalc_link_table *links,
+                                     collcalc_platform *platform)
+{
+    collcalc_status status = collcalc_json_check_object(ctx, object, platform_keys,
+                                                        COUNT_OF(platform_keys));
+    if (status != COLLCALC_OK)
+        return status;
+
+    const cJSON *name = collcalc_json_enter(ctx, object, "name");
+    status = load_name(ctx, name, platform->name);
+    collcalc_json_leave(ctx);
+    if (status != COLLCALC_OK)
+        return status;
+
+    if (collcalc_json_has(object, "aliases")) {
+        status = load_aliases(ctx, object, platform);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    if (collcalc_json_has(object, "description")) {
+        status = collcalc_json_get_string_copy(ctx, object, "description",
+                                               platform->description,
+                                               sizeof platform->description);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    status = collcalc_json_get_string_copy(ctx, object, "gpu", platform->gpu,
+                                           sizeof platform->gpu);
+    if (status != COLLCALC_OK)
+        return status;
+    status = load_count(ctx, object, "gpus_per_node", &platform->gpus_per_node);
+    if (status != COLLCALC_OK)
+        return status;
+
+    /* PCIe counts as an intra-node link: boxes without NVLink (L40S) move
+     * GPU-to-GPU traffic over it. */
+    const collcalc_link *intra = NULL;
+    status = load_link_ref(ctx, object, &intra_rule, links, platform->intra_link, &intra);
+    if (status != COLLCALC_OK)
+        return status;
+    status = load_link_ref(ctx, object, &inter_rule, links, platform->inter_link, NULL);
+    if (status != COLLCALC_OK)
+        return status;
+    status = load_count(ctx, object, "nics_per_node", &platform->nics_per_node);
+    if (status != COLLCALC_OK)
+        return status;
+    if (collcalc_json_has(object, "memory_link")) {
+        status = load_link_ref(ctx, object, &memory_rule, links, platform->memory_link, NULL);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    if (collcalc_json_has(object, "host_link")) {
+        status = load_link_ref(ctx, object, &host_rule, links, platform->host_link, NULL);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+
+    status = collcalc_json_get_bool(ctx, object, "nvls", &platform->nvls);
+    if (status != COLLCALC_OK)
+        return status;
+    /* NVLink SHARP is done by the NVSwitch: a PCIe box claiming it would get
+     * an in-switch reduction it cannot have. */
+    if (platform->nvls && intra->link_class != COLLCALC_LINK_CLASS_NVLINK) {
+        collcalc_json_path_push_key(&ctx->path, "nvls");
+        status = collcalc_json_fail(ctx, "true needs an NVLink intra_link ('%s' is class %s)",
+                                    intra->name, collcalc_link_class_name(intra->link_class));
+        collcalc_json_path_pop(&ctx->path);
+        return status;
+    }
+    status = collcalc_json_get_bool(ctx, object, "sharp", &platform->sharp);
+    if (status != COLLCALC_OK)
+        return status;
+
+    if (collcalc_json_has(object, "sources"))
+        return load_sources(ctx, object, platform);
+    return COLLCALC_OK;
+}
+
+/* Name slot s of a platform: 0 is the name, 1.. the aliases ("" when unused). */
+static const char *slot_name(const collcalc_platform *platform, size_t slot)
+{
+    return slot == 0 ? platform->name : platform->aliases[slot - 1];
+}
+
+/* Checks that platform i's name and aliases clash with no name or alias of
+ * platforms[0..i] (a lookup by name must have exactly one answer). */
+static collcalc_status check_unique(collcalc_json_ctx *ctx, const collcalc_platform *platforms,
+                                    size_t i)
+{
+    const collcalc_platform *platform = &platforms[i];
+    for (size_t s = 0; s <= COLLCALC_MAX_ALIASES; s++) {
+        const char *name = slot_name(platform, s);
+        if (name[0] == '\0')
+            continue;
+        for (size_t k = 0; k <= i; k++) {
+            size_t slots = (k == i) ? s : COLLCALC_MAX_ALIASES + 1;
+            for (size_t t = 0; t < slots; t++) {
+                if (!names_equal(name, slot_name(&platforms[k], t)))
+                    continue;
+                if (s == 0) {
+                    collcalc_json_path_push_key(&ctx->path, "name");
+                } else {
+                    collcalc_json_path_push_key(&ctx->path, "aliases");
+                    collcalc_json_path_push_index(&ctx->path, s - 1);
+                }
+                collcalc_status status;
+                if (t == 0)
+                    status = collcalc_json_fail(ctx,
+                                                "'%s' is already the name of platforms[%zu]",
+                                                name, k);
+                else
+                    status = collcalc_json_fail(
+                        ctx, "'%s' is already an alias of platforms[%zu] ('%s')", name, k,
+                        platforms[k].name);
+                collcalc_json_path_pop(&ctx->path);
+                if (s != 0)
+                    collcalc_json_path_pop(&ctx->path);
+                return status;
+            }
+        }
+    }
+    return COLLCALC_OK;
+}
+
+static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
+                                  const collcalc_link_table *links,
+                                  collcalc_platform_table **out_table)
+{
+    collcalc_status status =
+        collcalc_json_check_object(ctx, root, root_keys, COUNT_OF(root_keys));
+    if (status != COLLCALC_OK)
+        return status;
+
+    int64_t version = 0;
+    status = collcalc_json_get_integer(ctx, root, "schema_version", 0, INT32_MAX, &version);
+    if (status != COLLCALC_OK)
+        return status;
+    if (version != PLATFORMS_SCHEMA_VERSION) {
+        collcalc_json_path_push_key(&ctx->path, "schema_version");
+        status = collcalc_json_fail(ctx, "unsupported version %lld (this collcalc reads %d)",
+                                    (long long)version, PLATFORMS_SCHEMA_VERSION);
+        collcalc_json_path_pop(&ctx->path);
+        return status;
+    }
+
+    const cJSON *platforms = collcalc_json_enter(ctx, root, "platforms");
+    size_t count = 0;
+    status = collcalc_json_as_array(ctx, platforms, 1, COLLCALC_PLATFORMS_MAX, &count);
+    if (status != COLLCALC_OK) {
+        collcalc_json_leave(ctx);
+        return status;
+    }
+    /* cJSON's allocator, like the parse, so one hook covers a whole load. */
+    size_t bytes = sizeof(collcalc_platform_table) + count * sizeof(collcalc_platform);
+    collcalc_platform_table *table = cJSON_malloc(bytes);
+    if (table == NULL) {
+        collcalc_json_leave(ctx);
+        return collcalc_diag_fail(ctx->diag, COLLCALC_ERR_NOMEM,
+                                  "out of memory loading %zu platforms", count);
+    }
+    memset(table, 0, bytes);
+    table->count = count;
+
+    const cJSON *element;
+    size_t index = 0;
+    cJSON_ArrayForEach(element, platforms) {
+        collcalc_json_path_push_index(&ctx->path, index);
+        status = load_platform(ctx, element, links, &table->platforms[index]);
+        if (status == COLLCALC_OK)
+            status = check_unique(ctx, table->platforms, index);
+        collcalc_json_path_pop(&ctx->path);
+        if (status != COLLCALC_OK)
+            break;
+        index++;
+    }
+    collcalc_json_leave(ctx);
+    if (status != COLLCALC_OK) {
+        collcalc_platform_table_free(table);
+        return status;
+    }
+    *out_table = table;
+    return COLLCALC_OK;
+}
+
+/* Parses text as a platform table; origin names the document in messages. */
+static collcalc_status parse_table(const char *json_text, size_t json_length, const char *origin,
+                                   const collcalc_link_table *links,
+                                   collcalc_platform_table **out_table, collcalc_diag *diag)
+{
+    if (out_table == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "no place for the platform table");
+    *out_table = NULL;
+    if (links == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "no link table to check the platforms against");
+
+    collcalc_json_ctx ctx;
+    collcalc_json_ctx_init(&ctx, origin, diag);
+    cJSON *root = NULL;
+    collcalc_status status = collcalc_json_parse(&ctx, json_text, json_length, &root);
+    if (status != COLLCALC_OK)
+        return status;
+    status = load_table(&ctx, root, links, out_table);
+    cJSON_Delete(root);
+    return status;
+}
+
+collcalc_status collcalc_platform_table_parse(const char *json_text, size_t json_length,
+                                              const collcalc_link_table *links,
+                                              collcalc_platform_table **out_table,
+                                              collcalc_diag *diag)
+{
+    return parse_table(json_text, json_length, NULL, links, out_table, diag);
+}
+
+collcalc_status collcalc_platform_table_builtin(const collcalc_link_table *links,
+                                                collcalc_platform_table **out_table,
+                                                collcalc_diag *diag)
+{
+    const char *json = collcalc_builtin_platforms_json();
+    return parse_table(json, strlen(json), "built-in data/platforms.json", links, out_table,
+                       diag);
+}
+
+void collcalc_platform_table_free(collcalc_platform_table *table)
+{
+    if (table != NULL)
+        cJSON_free(table);
+}
+
+size_t collcalc_platform_table_count(const collcalc_platform_table *table)
+{
+    return table != NULL ? table->count : 0;
+}
+
+const collcalc_platform *collcalc_platform_table_at(const collcalc_platform_table *table,
+                                                    size_t index)
+{
+    if (table == NULL || index >= table->count)
+        return NULL;
+    return &table->platforms[index];
+}
+
+const collcalc_platform *collcalc_platform_table_find(const collcalc_platform_table *table,
+                                                      const char *name)
+{
+    if (table == NULL || name == NULL || name[0] == '\0')
+        return NULL;
+    for (size_t i = 0; i < table->count; i++) {
+        const collcalc_platform *platform = &table->platforms[i];
+        for (size_t s = 0; s <= COLLCALC_MAX_ALIASES; s++) {
+            const char *candidate = slot_name(platform, s);
+            if (candidate[0] != '\0' && names_equal(name, candidate))
+                return platform;
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,577 @@
+/* Unit tests for the platform preset loader (src/data/platforms.c) and the
+ * built-in data/platforms.json, checked against the built-in link table. */
+#include "support.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "collcalc/links.h"
+#include "collcalc/platforms.h"
+
+/* Asserts that text contains needle, printing both when it does not. */
+#define assert_contains(text, needle)                                                   \
+    do {                                                                                \
+        if (strstr((text), (needle)) == NULL) {                                         \
+            print_error("expected \"%s\" in \"%s\"\n", (needle), (text));               \
+            fail();                                                                     \
+        }                                                                               \
+    } while (0)
+
+static collcalc_link_table *load_links(void)
+{
+    collcalc_diag diag = {{0}};
+    collcalc_link_table *links = NULL;
+    collcalc_status status = collcalc_link_table_builtin(&links, &diag);
+    if (status != COLLCALC_OK)
+        print_error("builtin links: %s\n", diag.message);
+    assert_int_equal(status, COLLCALC_OK);
+    return links;
+}
+
+/* Each test gets the built-in link table as its state. */
+static int setup_links(void **state)
+{
+    *state = load_links();
+    return *state != NULL ? 0 : -1;
+}
+
+static int teardown_links(void **state)
+{
+    collcalc_link_table_free(*state);
+    return 0;
+}
+
+static collcalc_platform_table *load_builtin(const collcalc_link_table *links)
+{
+    collcalc_diag diag = {{0}};
+    collcalc_platform_table *table = NULL;
+    collcalc_status status = collcalc_platform_table_builtin(links, &table, &diag);
+    if (status != COLLCALC_OK)
+        print_error("builtin platforms: %s\n", diag.message);
+    assert_int_equal(status, COLLCALC_OK);
+    assert_non_null(table);
+    return table;
+}
+
+/* ---- the built-in table ------------------------------------------------- */
+
+/* Expected figures for every built-in platform: the contract with
+ * reference/domain.md sec. 1 (memory/host "" where the file leaves them out). */
+typedef struct {
+    const char *name;
+    const char *alias; /* NULL: none */
+    int gpus_per_node;
+    const char *intra_link;
+    const char *inter_link;
+    int nics_per_node;
+    const char *memory_link;
+    const char *host_link;
+    bool nvls;
+} expected_platform;
+
+static const expected_platform expected_platforms[] = {
+    {"dgx-a100", "hgx-a100", 8, "nvlink3", "ib-hdr", 8, "hbm2e", "pcie4", false},
+    {"hgx-a100-ndr200", NULL, 8, "nvlink3", "ib-ndr200", 8, "hbm2e", "pcie4", false},
+    {"hgx-h100", "dgx-h100", 8, "nvlink4", "ib-ndr", 8, "hbm3", "pcie5", true},
+    {"hgx-h200", "dgx-h200", 8, "nvlink4", "ib-ndr", 8, "hbm3e", "pcie5", true},
+    {"hgx-h800", NULL, 8, "nvlink4-h800", "ib-ndr", 8, "hbm3", "pcie5", true},
+    {"hgx-b200", "dgx-b200", 8, "nvlink5", "ib-ndr", 8, "hbm3e-b200", "pcie5", true},
+    {"hgx-b200-xdr", NULL, 8, "nvlink5", "ib-xdr", 8, "hbm3e-b200", "pcie5", true},
+    {"gb200-nvl72", "nvl72", 72, "nvlink5", "ib-ndr", 72, "hbm3e-b200", "pcie5", true},
+    {"l40s-8x-pcie", "g6e.48xlarge", 8, "pcie4", "eth400", 1, "", "pcie4", false},
+    /* intra_link becomes "nvlink-bridge2" once links.json has it. */
+    {"workstation-2gpu-nvlink", "nvlink-bridge", 2, "nvlink3", "eth100", 1, "", "", false},
+};
+
+#define EXPECTED_COUNT (sizeof expected_platforms / sizeof expected_platforms[0])
+
+static void test_builtin_loads(void **state)
+{
+    collcalc_platform_table *table = load_builtin(*state);
+    assert_int_equal(collcalc_platform_table_count(table), EXPECTED_COUNT);
+    /* In file order, so listings are stable. */
+    for (size_t i = 0; i < EXPECTED_COUNT; i++)
+        assert_string_equal(collcalc_platform_table_at(table, i)->name,
+                            expected_platforms[i].name);
+    assert_null(collcalc_platform_table_at(table, EXPECTED_COUNT));
+    collcalc_platform_table_free(table);
+}
+
+static void test_builtin_figures(void **state)
+{
+    const collcalc_link_table *links = *state;
+    collcalc_platform_table *table = load_builtin(links);
+    for (size_t i = 0; i < EXPECTED_COUNT; i++) {
+        const expected_platform *want = &expected_platforms[i];
+        const collcalc_platform *p = collcalc_platform_table_find(table, want->name);
+        if (p == NULL)
+            print_error("missing platform %s\n", want->name);
+        assert_non_null(p);
+        print_message("%s\n", want->name);
+        assert_string_equal(p->name, want->name);
+        assert_int_equal(p->gpus_per_node, want->gpus_per_node);
+        assert_string_equal(p->intra_link, want->intra_link);
+        assert_string_equal(p->inter_link, want->inter_link);
+        assert_int_equal(p->nics_per_node, want->nics_per_node);
+        assert_string_equal(p->memory_link, want->memory_link);
+        assert_string_equal(p->host_link, want->host_link);
+        assert_int_equal(p->nvls, want->nvls);
+        assert_false(p->sharp); /* IB SHARP is a property of a cluster, not a node */
+        if (want->alias != NULL) {
+            assert_string_equal(p->aliases[0], want->alias);
+            assert_ptr_equal(collcalc_platform_table_find(table, want->alias), p);
+        }
+        /* Every figure is sourced and every platform explained. */
+        assert_true(strlen(p->gpu) > 0);
+        assert_true(strlen(p->description) > 10);
+        assert_true(strlen(p->topology_source) > 10);
+        assert_true(strlen(p->nics_source) > 10);
+        assert_true(strlen(p->nvls_source) > 10);
+        /* The names resolve in the link table the platforms were checked against. */
+        assert_non_null(collcalc_link_table_find(links, p->intra_link));
+        assert_non_null(collcalc_link_table_find(links, p->inter_link));
+    }
+    collcalc_platform_table_free(table);
+}
+
+/* Cross-checks with the link table: NVLS only on NVLink boxes, and the
+ * multi-node ceilings MODEL.md sec. 2 quotes (8 x 400G = 400 GB/s). */
+static void test_builtin_consistency(void **state)
+{
+    const collcalc_link_table *links = *state;
+    collcalc_platform_table *table = load_builtin(links);
+    for (size_t i = 0; i < collcalc_platform_table_count(table); i++) {
+        const collcalc_platform *p = collcalc_platform_table_at(table, i);
+        const collcalc_link *intra = collcalc_link_table_find(links, p->intra_link);
+        if (p->nvls)
+            assert_int_equal(intra->link_class, COLLCALC_LINK_CLASS_NVLINK);
+        assert_true(p->nics_per_node <= p->gpus_per_node);
+    }
+    const collcalc_platform *h100 = collcalc_platform_table_find(table, "hgx-h100");
+    const collcalc_link *ndr = collcalc_link_table_find(links, h100->inter_link);
+    assert_true(h100->nics_per_node * ndr->bw_per_direction_GBps == 400.0);
+    const collcalc_platform *nvl72 = collcalc_platform_table_find(table, "nvl72");
+    const collcalc_link *nvl5 = collcalc_link_table_find(links, nvl72->intra_link);
+    assert_true(nvl5->bw_per_direction_GBps == 900.0);
+    collcalc_platform_table_free(table);
+}
+
+static void test_find_by_alias_and_case(void **state)
+{
+    collcalc_platform_table *table = load_builtin(*state);
+    static const struct {
+        const char *query;
+        const char *name; /* NULL: not found */
+    } cases[] = {
+        {"hgx-h100", "hgx-h100"},
+        {"DGX-H100", "hgx-h100"},
+        {"Dgx-A100", "dgx-a100"},
+        {"HGX-A100", "dgx-a100"},
+        {"NVL72", "gb200-nvl72"},
+        {"G6E.48XLarge", "l40s-8x-pcie"},
+        {"nvlink-bridge", "workstation-2gpu-nvlink"},
+        {"dgx-b200", "hgx-b200"},
+        {"hgx-h200", "hgx-h200"},
+        {"hgx-h100 ", NULL},
+        {"h100", NULL},
+        {"nvlink4", NULL}, /* a link, not a platform */
+        {"", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const collcalc_platform *p = collcalc_platform_table_find(table, cases[i].query);
+        if (cases[i].name == NULL) {
+            assert_null(p);
+        } else {
+            if (p == NULL)
+                print_error("'%s' not found\n", cases[i].query);
+            assert_non_null(p);
+            assert_string_equal(p->name, cases[i].name);
+        }
+    }
+    assert_null(collcalc_platform_table_find(table, NULL));
+    assert_null(collcalc_platform_table_find(NULL, "hgx-h100"));
+    assert_null(collcalc_platform_table_at(NULL, 0));
+    assert_int_equal(collcalc_platform_table_count(NULL), 0);
+    collcalc_platform_table_free(NULL);
+    collcalc_platform_table_free(table);
+}
+
+/* The compiled-in text is the file in the tree (the embed step is not stale). */
+static void test_builtin_is_data_file(void **state)
+{
+    (void)state;
+    size_t length = 0;
+    char *file = test_read_file(test_source_path("data/platforms.json"), &length);
+    assert_non_null(file);
+    assert_int_equal(strlen(collcalc_builtin_platforms_json()), length);
+    assert_memory_equal(collcalc_builtin_platforms_json(), file, length);
+    free(file);
+}
+
+/* ---- user tables ---------------------------------------------------------- */
+
+/* A complete, valid platform whose name is given; callers add keys and END. */
+#define PLAT(name)                                                                      \
+    "{\"name\": \"" name "\", \"gpu\": \"H100 SXM\", \"gpus_per_node\": 8, "            \
+    "\"intra_link\": \"nvlink4\", \"inter_link\": \"ib-ndr\", \"nics_per_node\": 8, "   \
+    "\"nvls\": true, \"sharp\": false"
+/* The same with the number, link and nvls fields given. */
+#define PLAT_WITH(gpus, intra, inter, nics, nvls)                                       \
+    "{\"name\": \"p\", \"gpu\": \"g\", \"gpus_per_node\": " gpus ", "                   \
+    "\"intra_link\": " intra ", \"inter_link\": " inter ", \"nics_per_node\": " nics    \
+    ", \"nvls\": " nvls ", \"sharp\": false"
+#define END "}"
+#define DOC(platforms) "{\"schema_version\": 1, \"platforms\": [" platforms "]}"
+
+/* Parses text (length bytes, not NUL-terminated: a copy of exactly that size
+ * lets ASan catch any read past the end). */
+static collcalc_status parse_exact(const char *text, size_t length,
+                                   const collcalc_link_table *links,
+                                   collcalc_platform_table **table, collcalc_diag *diag)
+{
+    char *copy = malloc(length > 0 ? length : 1);
+    assert_non_null(copy);
+    memcpy(copy, text, length);
+    collcalc_status status = collcalc_platform_table_parse(copy, length, links, table, diag);
+    free(copy);
+    return status;
+}
+
+static void test_minimal_tables_load(void **state)
+{
+    const collcalc_link_table *links = *state;
+    static const char *const good[] = {
+        DOC(PLAT("a") END),
+        /* Optional fields present, in another order, links by alias and in
+         * any case, a 1-GPU node. */
+        DOC("{\"sources\": {\"nics\": \"measured\"}, \"aliases\": [], \"sharp\": true, "
+            "\"host_link\": \"PCIe5.0\", \"memory_link\": \"hbm3-h100\", \"nvls\": false, "
+            "\"nics_per_node\": 100000, \"inter_link\": \"NDR\", \"intra_link\": \"pcie-gen4\", "
+            "\"gpus_per_node\": 1, \"gpu\": \"x\", \"description\": \"d\", \"name\": \"x.y-1\"}"),
+        DOC(PLAT("a") ", \"aliases\": [\"b\", \"c\", \"d\", \"e\"]" END ", " PLAT("f") END),
+        DOC(PLAT("0123456789012345678901234567890") END),
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        collcalc_diag diag = {{0}};
+        collcalc_platform_table *table = NULL;
+        collcalc_status status = parse_exact(good[i], strlen(good[i]), links, &table, &diag);
+        if (status != COLLCALC_OK)
+            print_error("case %zu: %s\n", i, diag.message);
+        assert_int_equal(status, COLLCALC_OK);
+        assert_non_null(table);
+        collcalc_platform_table_free(table);
+    }
+
+    collcalc_diag diag = {{0}};
+    collcalc_platform_table *table = NULL;
+    assert_int_equal(parse_exact(good[0], strlen(good[0]), links, &table, &diag), COLLCALC_OK);
+    const collcalc_platform *p = collcalc_platform_table_at(table, 0);
+    assert_string_equal(p->memory_link, ""); /* optional, absent */
+    assert_string_equal(p->host_link, "");
+    assert_string_equal(p->description, "");
+    assert_string_equal(p->topology_source, "");
+    assert_string_equal(p->aliases[0], "");
+    assert_true(p->nvls);
+    collcalc_platform_table_free(table);
+
+    /* Aliases and case are resolved to the links' canonical names. */
+    assert_int_equal(parse_exact(good[1], strlen(good[1]), links, &table, &diag), COLLCALC_OK);
+    p = collcalc_platform_table_at(table, 0);
+    assert_string_equal(p->name, "x.y-1");
+    assert_string_equal(p->intra_link, "pcie4");
+    assert_string_equal(p->inter_link, "ib-ndr");
+    assert_string_equal(p->memory_link, "hbm3");
+    assert_string_equal(p->host_link, "pcie5");
+    assert_int_equal(p->gpus_per_node, 1);
+    assert_int_equal(p->nics_per_node, 100000);
+    assert_true(p->sharp);
+    assert_false(p->nvls);
+    assert_string_equal(p->nics_source, "measured");
+    assert_string_equal(p->nvls_source, "");
+    collcalc_platform_table_free(table);
+
+    assert_int_equal(parse_exact(good[2], strlen(good[2]), links, &table, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_platform_table_count(table), 2);
+    assert_ptr_equal(collcalc_platform_table_find(table, "E"),
+                     collcalc_platform_table_at(table, 0));
+    assert_ptr_equal(collcalc_platform_table_find(table, "f"),
+                     collcalc_platform_table_at(table, 1));
+    collcalc_platform_table_free(table);
+}
+
+/* A document that must be refused, and what the message must contain (the
+ * JSON path, or the line and column of a syntax error). */
+typedef struct {
+    const char *label;
+    const char *text;
+    const char *expect;
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"empty text", "", "not valid JSON: the document is empty"},
+    {"not JSON, with line:col", "{\n  \"schema_version\": 1,\n  \"platforms\": [ }",
+     "line 3, column 18: not valid JSON: expected a value"},
+    {"truncated", "{\"schema_version\": 1, \"platforms\": [",
+     "line 1, column 37: not valid JSON: unexpected end of document"},
+    {"top-level array", "[]", "top level: must be an object, not an array"},
+    {"wrong schema_version", "{\"schema_version\": 2, \"platforms\": [" PLAT("a") END "]}",
+     "schema_version: unsupported version 2 (this collcalc reads 1)"},
+    {"schema_version as string", "{\"schema_version\": \"1\", \"platforms\": []}",
+     "schema_version: must be a whole number, not a string (\"1\")"},
+    {"missing schema_version", "{\"platforms\": [" PLAT("a") END "]}",
+     "top level: missing required key 'schema_version'"},
+    {"missing platforms", "{\"schema_version\": 1}",
+     "top level: missing required key 'platforms'"},
+    {"unknown top-level key", "{\"schema_version\": 1, \"platform\": []}",
+     "top level: unknown key 'platform' (did you mean 'platforms'?)"},
+    {"empty platforms array", DOC(""), "platforms: must have at least 1 element (has 0)"},
+    {"platforms not an array", "{\"schema_version\": 1, \"platforms\": {}}",
+     "platforms: must be an array, not an object"},
+    {"platform not an object", DOC(PLAT("a") END ", 7"),
+     "platforms[1]: must be an object, not a number"},
+    {"unknown key", DOC(PLAT("a") END ", " PLAT("b") ", \"nics_per_gpu\": 1" END),
+     "platforms[1]: unknown key 'nics_per_gpu' (did you mean 'nics_per_node'?)"},
+    {"unknown key (case)", DOC(PLAT("a") ", \"NVLS\": true" END),
+     "platforms[0]: unknown key 'NVLS'"},
+    {"duplicate key", DOC(PLAT("a") ", \"gpus_per_node\": 4" END),
+     "platforms[0]: duplicate key 'gpus_per_node'"},
+    {"missing required key (gpus_per_node)",
+     DOC("{\"name\": \"a\", \"gpu\": \"g\", \"intra_link\": \"nvlink4\", \"inter_link\": "
+         "\"ib-ndr\", \"nics_per_node\": 8, \"nvls\": true, \"sharp\": false}"),
+     "platforms[0]: missing required key 'gpus_per_node'"},
+    {"missing required key (sharp)",
+     DOC("{\"name\": \"a\", \"gpu\": \"g\", \"gpus_per_node\": 8, \"intra_link\": \"nvlink4\", "
+         "\"inter_link\": \"ib-ndr\", \"nics_per_node\": 8, \"nvls\": true}"),
+     "platforms[0]: missing required key 'sharp'"},
+    {"gpus_per_node 0", DOC(PLAT_WITH("0", "\"nvlink4\"", "\"ib-ndr\"", "8", "true") END),
+     "platforms[0].gpus_per_node: must be >= 1 (got 0)"},
+    {"gpus_per_node -8", DOC(PLAT_WITH("-8", "\"nvlink4\"", "\"ib-ndr\"", "8", "true") END),
+     "platforms[0].gpus_per_node: must be >= 1 (got -8)"},
+    {"gpus_per_node 1.5", DOC(PLAT_WITH("1.5", "\"nvlink4\"", "\"ib-ndr\"", "8", "true") END),
+     "platforms[0].gpus_per_node: must be a whole number (got 1.5)"},
+    {"gpus_per_node \"8\"",
+     DOC(PLAT_WITH("\"8\"", "\"nvlink4\"", "\"ib-ndr\"", "8", "true") END),
+     "platforms[0].gpus_per_node: must be a whole number, not a string (\"8\")"},
+    {"gpus_per_node 1e300",
+     DOC(PLAT_WITH("1e300", "\"nvlink4\"", "\"ib-ndr\"", "8", "true") END),
+     "platforms[0].gpus_per_node: must be <= 100000 (got 1e+300)"},
+    {"gpus_per_node 1e999",
+     DOC(PLAT_WITH("1e999", "\"nvlink4\"", "\"ib-ndr\"", "8", "true") END),
+     "platforms[0].gpus_per_node: must be"},
+    {"gpus_per_node 100001",
+     DOC(PLAT_WITH("100001", "\"nvlink4\"", "\"ib-ndr\"", "8", "true") END),
+     "platforms[0].gpus_per_node: must be <= 100000 (got 100001)"},
+    {"nics_per_node 0", DOC(PLAT_WITH("8", "\"nvlink4\"", "\"ib-ndr\"", "0", "true") END),
+     "platforms[0].nics_per_node: must be >= 1 (got 0)"},
+    {"nics_per_node null", DOC(PLAT_WITH("8", "\"nvlink4\"", "\"ib-ndr\"", "null", "true") END),
+     "platforms[0].nics_per_node: must be a whole number, not null"},
+    {"unknown intra link",
+     DOC(PLAT("a") END ", " PLAT("b") END ", "
+         PLAT_WITH("8", "\"nvlink9\"", "\"ib-ndr\"", "8", "true") END),
+     "platforms[2].intra_link: unknown link 'nvlink9'"},
+    {"unknown inter link", DOC(PLAT_WITH("8", "\"nvlink4\"", "\"ib-ndr800\"", "8", "true") END),
+     "platforms[0].inter_link: unknown link 'ib-ndr800'"},
+    {"inter link of the wrong tier",
+     DOC(PLAT_WITH("8", "\"nvlink4\"", "\"nvlink4\"", "8", "true") END),
+     "platforms[0].inter_link: 'nvlink4' has tier scale-up; inter_link needs tier scale-out"},
+    {"intra link of the wrong tier",
+     DOC(PLAT_WITH("8", "\"ib-ndr\"", "\"ib-ndr\"", "8", "false") END),
+     "platforms[0].intra_link: 'ib-ndr' has tier scale-out; intra_link needs tier scale-up "
+     "or host"},
+    {"intra link is HBM", DOC(PLAT_WITH("8", "\"hbm3\"", "\"ib-ndr\"", "8", "false") END),
+     "platforms[0].intra_link: 'hbm3' has tier on-package"},
+    {"memory link of the wrong tier", DOC(PLAT("a") ", \"memory_link\": \"pcie4\"" END),
+     "platforms[0].memory_link: 'pcie4' has tier host; memory_link needs tier on-package"},
+    {"host link of the wrong tier", DOC(PLAT("a") ", \"host_link\": \"hbm3\"" END),
+     "platforms[0].host_link: 'hbm3' has tier on-package; host_link needs tier host"},
+    {"unknown memory link", DOC(PLAT("a") ", \"memory_link\": \"gddr6\"" END),
+     "platforms[0].memory_link: unknown link 'gddr6'"},
+    {"link name not a string", DOC(PLAT_WITH("8", "4", "\"ib-ndr\"", "8", "true") END),
+     "platforms[0].intra_link: must be a string, not a number"},
+    {"empty link name", DOC(PLAT_WITH("8", "\"\"", "\"ib-ndr\"", "8", "true") END),
+     "platforms[0].intra_link: must not be empty"},
+    {"link name with a line break", DOC(PLAT_WITH("8", "\"nv\\nlink4\"", "\"ib-ndr\"", "8",
+                                                  "true") END),
+     "platforms[0].intra_link: character 3 (byte 0x0a) not allowed"},
+    {"memory link empty", DOC(PLAT("a") ", \"memory_link\": \"\"" END),
+     "platforms[0].memory_link: must not be empty"},
+    {"nvls on a PCIe box", DOC(PLAT_WITH("8", "\"pcie4\"", "\"eth400\"", "1", "true") END),
+     "platforms[0].nvls: true needs an NVLink intra_link ('pcie4' is class pci)"},
+    {"nvls not a boolean", DOC(PLAT_WITH("8", "\"nvlink4\"", "\"ib-ndr\"", "8", "1") END),
+     "platforms[0].nvls: must be true or false"},
+    {"duplicate platform name", DOC(PLAT("a") END ", " PLAT("b") END ", " PLAT("a") END),
+     "platforms[2].name: 'a' is already the name of platforms[0]"},
+    {"alias colliding with another name",
+     DOC(PLAT("hgx-h100") END ", " PLAT("dgx") ", \"aliases\": [\"x\", \"hgx-h100\"]" END),
+     "platforms[1].aliases[1]: 'hgx-h100' is already the name of platforms[0]"},
+    {"name colliding with another alias",
+     DOC(PLAT("a") ", \"aliases\": [\"x\"]" END ", " PLAT("x") END),
+     "platforms[1].name: 'x' is already an alias of platforms[0] ('a')"},
+    {"alias repeats own name", DOC(PLAT("a") ", \"aliases\": [\"a\"]" END),
+     "platforms[0].aliases[0]: 'a' is already the name of platforms[0]"},
+    {"too many aliases",
+     DOC(PLAT("a") ", \"aliases\": [\"b\", \"c\", \"d\", \"e\", \"f\"]" END),
+     "platforms[0].aliases: must have at most 4 elements (has 5)"},
+    {"bad name characters (upper case)", DOC(PLAT("HGX-H100") END),
+     "platforms[0].name: character 1 ('H') not allowed: use a-z, 0-9, '.' and '-'"},
+    {"bad name characters (underscore)", DOC(PLAT("hgx_h100") END),
+     "platforms[0].name: character 4 ('_') not allowed"},
+    {"bad name characters (space)", DOC(PLAT("hgx h100") END),
+     "platforms[0].name: character 4 (byte 0x20) not allowed"},
+    {"bad alias characters", DOC(PLAT("a") ", \"aliases\": [\"g6e/48xl\"]" END),
+     "platforms[0].aliases[0]: character 4 ('/') not allowed"},
+    {"empty name", DOC(PLAT("") END), "platforms[0].name: must not be empty"},
+    {"name too long", DOC(PLAT("01234567890123456789012345678901") END),
+     "platforms[0].name: too long: 32 bytes (at most 31)"},
+    {"gpu too long",
+     DOC("{\"name\": \"a\", \"gpu\": \"01234567890123456789012345678901\", "
+         "\"gpus_per_node\": 8, \"intra_link\": \"nvlink4\", \"inter_link\": \"ib-ndr\", "
+         "\"nics_per_node\": 8, \"nvls\": true, \"sharp\": false}"),
+     "platforms[0].gpu: too long: 32 bytes (at most 31)"},
+    {"sources not an object", DOC(PLAT("a") ", \"sources\": \"seed\"" END),
+     "platforms[0].sources: must be an object, not a string (\"seed\")"},
+    {"unknown source key", DOC(PLAT("a") ", \"sources\": {\"topo\": \"x\"}" END),
+     "platforms[0].sources: unknown key 'topo'"},
+    {"source not a string", DOC(PLAT("a") ", \"sources\": {\"nvls\": true}" END),
+     "platforms[0].sources.nvls: must be a string, not a boolean"},
+};
+
+static void test_bad_documents(void **state)
+{
+    const collcalc_link_table *links = *state;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const bad_case *c = &bad_cases[i];
+        collcalc_diag diag = {{0}};
+        /* Must be reset to NULL on failure. */
+        collcalc_platform_table *table = (collcalc_platform_table *)&diag;
+        collcalc_status status = parse_exact(c->text, strlen(c->text), links, &table, &diag);
+        if (status != COLLCALC_ERR_INVALID || strstr(diag.message, c->expect) == NULL)
+            print_error("case '%s': status %s, message \"%s\"\n  expected \"%s\"\n", c->label,
+                        collcalc_status_name(status), diag.message, c->expect);
+        assert_int_equal(status, COLLCALC_ERR_INVALID);
+        assert_null(table);
+        assert_contains(diag.message, c->expect);
+        /* One line, always: the CLI prints it after "collcalc: ". */
+        for (const char *p = diag.message; *p != '\0'; p++)
+            assert_true((unsigned char)*p >= 0x20);
+    }
+}
+
+/* Misuse and limits that need explicit lengths or are built at run time. */
+static void test_bad_calls_and_limits(void **state)
+{
+    const collcalc_link_table *links = *state;
+    collcalc_diag diag = {{0}};
+    collcalc_platform_table *table = NULL;
+    static const char doc[] = DOC(PLAT("a") END);
+
+    assert_int_equal(collcalc_platform_table_parse(doc, sizeof doc - 1, NULL, &table, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_null(table);
+    assert_contains(diag.message, "no link table");
+    assert_int_equal(collcalc_platform_table_parse(doc, sizeof doc - 1, links, NULL, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_platform_table_parse(NULL, 0, links, &table, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_null(table);
+    assert_int_equal(collcalc_platform_table_builtin(NULL, &table, &diag), COLLCALC_ERR_INVALID);
+    assert_null(table);
+    /* No diag is fine. */
+    assert_int_equal(parse_exact("{", 1, links, &table, NULL), COLLCALC_ERR_INVALID);
+
+    /* The length is honoured: a valid document cut short is a syntax error. */
+    assert_int_equal(parse_exact(doc, sizeof doc - 2, links, &table, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_contains(diag.message, "unexpected end of document");
+
+    /* More platforms than a table may hold. */
+    size_t count = COLLCALC_PLATFORMS_MAX + 1, capacity = 64 + count * 4;
+    char *many = malloc(capacity);
+    assert_non_null(many);
+    size_t length = (size_t)snprintf(many, capacity, "{\"schema_version\": 1, \"platforms\": [");
+    for (size_t i = 0; i < count; i++)
+        length += (size_t)snprintf(many + length, capacity - length, "%s1", i ? "," : "");
+    length += (size_t)snprintf(many + length, capacity - length, "]}");
+    assert_int_equal(parse_exact(many, length, links, &table, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "platforms: must have at most 256 elements (has 257)");
+    free(many);
+
+    /* The built-in table against a link table that lacks its links: the
+     * message names the built-in file and the first bad path. */
+    collcalc_link_table *few = NULL;
+    static const char few_links[] =
+        "{\"schema_version\": 1, \"links\": [{\"name\": \"nvlink3\", \"tier\": \"scale-up\", "
+        "\"class\": \"nvlink\", \"bw_per_direction_GBps\": 300, \"headline_GBps\": 600, "
+        "\"headline_counts\": \"both-directions\", \"alpha_us\": 2}]}";
+    assert_int_equal(collcalc_link_table_parse(few_links, sizeof few_links - 1, &few, &diag),
+                     COLLCALC_OK);
+    assert_int_equal(collcalc_platform_table_builtin(few, &table, &diag), COLLCALC_ERR_INVALID);
+    assert_null(table);
+    assert_string_equal(diag.message, "built-in data/platforms.json: platforms[0].inter_link: "
+                                      "unknown link 'ib-hdr'");
+    collcalc_link_table_free(few);
+}
+
+/* ---- allocation failures ------------------------------------------------ */
+
+/* Allocations cJSON (and so the loader) may still make before failing. */
+static long allocations_left;
+
+static void *failing_malloc(size_t size)
+{
+    if (allocations_left <= 0)
+        return NULL;
+    allocations_left--;
+    return malloc(size);
+}
+
+/* Every allocation in a load fails in turn: each must report NOMEM with no
+ * table and no leak (ASan and valgrind check the leaks). */
+static void test_allocation_failures(void **state)
+{
+    const collcalc_link_table *links = *state;
+    const char *json = collcalc_builtin_platforms_json();
+    cJSON_Hooks hooks = {failing_malloc, free};
+    cJSON_InitHooks(&hooks);
+    long budget = 0;
+    for (;; budget++) {
+        allocations_left = budget;
+        collcalc_diag diag = {{0}};
+        collcalc_platform_table *table = NULL;
+        collcalc_status status =
+            collcalc_platform_table_parse(json, strlen(json), links, &table, &diag);
+        if (status == COLLCALC_OK) {
+            assert_int_equal(collcalc_platform_table_count(table), EXPECTED_COUNT);
+            collcalc_platform_table_free(table);
+            break;
+        }
+        if (status != COLLCALC_ERR_NOMEM)
+            print_error("budget %ld: %s\n", budget, diag.message);
+        assert_int_equal(status, COLLCALC_ERR_NOMEM);
+        assert_null(table);
+        assert_contains(diag.message, "out of memory");
+    }
+    cJSON_InitHooks(NULL);
+    assert_true(budget > 100); /* the loop really went through the parse */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_builtin_loads, setup_links, teardown_links),
+        cmocka_unit_test_setup_teardown(test_builtin_figures, setup_links, teardown_links),
+        cmocka_unit_test_setup_teardown(test_builtin_consistency, setup_links, teardown_links),
+        cmocka_unit_test_setup_teardown(test_find_by_alias_and_case, setup_links,
+                                        teardown_links),
+        cmocka_unit_test(test_builtin_is_data_file),
+        cmocka_unit_test_setup_teardown(test_minimal_tables_load, setup_links, teardown_links),
+        cmocka_unit_test_setup_teardown(test_bad_documents, setup_links, teardown_links),
+        cmocka_unit_test_setup_teardown(test_bad_calls_and_limits, setup_links, teardown_links),
+        cmocka_unit_test_setup_teardown(test_allocation_failures, setup_links, teardown_links),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
