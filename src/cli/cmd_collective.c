@@ -63,6 +63,14 @@ static const char HELP[] =
     "  collcalc %s --size 1GB --gpus 16 --gpus-per-node 8 --intra nvlink4 --inter ib-ndr --explain\n"
     "  collcalc %s --size 1GB --platform hgx-h100 --nodes 4\n";
 
+static void print_help(FILE *out, const cli_settings *settings)
+{
+    collcalc_op op = COLLCALC_OP_ALLREDUCE;
+    collcalc_op_from_name(settings->command, &op, NULL);
+    const char *name = settings->command;
+    fprintf(out, HELP, name, name, collcalc_op_title(op), name, name, name, name);
+}
+
 int cmd_collective(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err)
 {
     (void)in;
@@ -71,23 +79,10 @@ int cmd_collective(const char *command, int argc, char **argv, FILE *in, FILE *o
         return 2;
     cli_settings settings;
     settings_init(&settings, collcalc_op_name(op), out, err);
-
-    arg_cursor cursor;
-    args_init(&cursor, argc, argv, 1);
-    const char *value;
-    int id, code = 0;
-    while (code == 0 && (id = args_next(&cursor, COMMON_OPTIONS, &value)) != ARGS_END) {
-        if (id == ARGS_ERROR)
-            code = usage_error(&settings, NULL, "%s", cursor.error);
-        else if (id == ARGS_POSITIONAL)
-            code = usage_error(&settings, NULL, "unexpected argument '%.40s'", value);
-        else if (id == OPT_HELP) {
-            const char *name = settings.command;
-            fprintf(out, HELP, name, name, collcalc_op_title(op), name, name, name, name);
-            return finish_output(&settings, 0);
-        } else if (settings_apply(&settings, id, cursor.option_text, value) != 0)
-            code = 2;
-    }
+    bool help = false;
+    int code = settings_parse(&settings, COMMON_OPTIONS, argc, argv, print_help, NULL, NULL, &help);
+    if (help)
+        return finish_output(&settings, code);
     if (code == 0 && !settings.size_set)
         code = usage_error(&settings, "--size", "missing: the message size, e.g. --size 100MB");
     if (code == 0 && settings.link_count > 1)
@@ -106,26 +101,8 @@ int cmd_collective(const char *command, int argc, char **argv, FILE *in, FILE *o
 
     collcalc_result results[COLLCALC_ALGO_COUNT];
     size_t count = 0, fastest = 0;
-    collcalc_diag diag;
-    if (code == 0 && settings.algo_count == 0) {
-        if (collcalc_model_evaluate_all(&query, results, COLLCALC_ALGO_COUNT, &count, &fastest,
-                                        &diag) != COLLCALC_OK)
-            code = data_error(&settings, NULL, "%s", diag.message);
-    } else if (code == 0) {
-        for (int i = 0; i < settings.algo_count && code == 0; i++) {
-            collcalc_status status =
-                collcalc_model_evaluate(&query, settings.algos[i], &results[count], &diag);
-            if (status == COLLCALC_ERR_UNSUPPORTED)
-                code = usage_error(&settings, "--algo", "%s", diag.message);
-            else if (status != COLLCALC_OK)
-                code = data_error(&settings, NULL, "%s", diag.message);
-            else {
-                if (results[count].time_us < results[fastest].time_us)
-                    fastest = count;
-                count++;
-            }
-        }
-    }
+    if (code == 0)
+        code = settings_evaluate(&settings, &query, results, &count, &fastest);
     if (code == 0)
         code = output_results(&settings, &query, results, count, fastest);
     code = finish_output(&settings, code);

@@ -42,55 +42,18 @@ static const char HELP[] =
 
 enum { MAX_CONFIGS = 8, OPT_PLACEMENT = OPT_COMMAND_SPECIFIC };
 
-static cli_option options[64];
-
-static void build_options(void)
-{
-    int n = 0;
-    for (const cli_option *o = COMMON_OPTIONS; o->name != NULL; o++)
-        options[n++] = *o;
-    const cli_option extra[] = {
-        {"minbytes", 'b', true, OPT_MIN_BYTES}, {"maxbytes", 'e', true, OPT_MAX_BYTES},
-        {"stepfactor", 'f', true, OPT_STEP_FACTOR}, {"stepbytes", 'i', true, OPT_STEP_BYTES},
-        {"sizes", 0, true, OPT_SIZES}, {"placement", 0, true, OPT_PLACEMENT},
-        {"op", 0, true, OPT_OP},
-    };
-    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
-        options[n++] = extra[i];
-    options[n] = (cli_option){NULL, 0, false, 0};
-}
+static const cli_option COMPARE_OPTIONS[] = {
+    {"minbytes", 'b', true, OPT_MIN_BYTES}, {"maxbytes", 'e', true, OPT_MAX_BYTES},
+    {"stepfactor", 'f', true, OPT_STEP_FACTOR}, {"stepbytes", 'i', true, OPT_STEP_BYTES},
+    {"sizes", 0, true, OPT_SIZES}, {"placement", 0, true, OPT_PLACEMENT},
+    {"op", 0, true, OPT_OP}, {NULL, 0, false, 0},
+};
 
 /* One thing being compared: a cluster and its label. */
 typedef struct {
     char label[64];
     collcalc_cluster cluster;
 } config;
-
-/* Costs the query with the selected algorithms (all when none) and returns
- * the fastest in *out. */
-static collcalc_status evaluate_best(const cli_settings *settings, const collcalc_query *query,
-                                     collcalc_result *out, collcalc_diag *diag)
-{
-    collcalc_result results[COLLCALC_ALGO_COUNT];
-    size_t count = 0, fastest = 0;
-    collcalc_status status = COLLCALC_OK;
-    if (settings->algo_count == 0) {
-        status = collcalc_model_evaluate_all(query, results, COLLCALC_ALGO_COUNT, &count, &fastest,
-                                             diag);
-    } else {
-        for (int k = 0; k < settings->algo_count && status == COLLCALC_OK; k++) {
-            status = collcalc_model_evaluate(query, settings->algos[k], &results[count], diag);
-            if (status == COLLCALC_OK && results[count].time_us < results[fastest].time_us)
-                fastest = count;
-            count++;
-        }
-    }
-    if (status == COLLCALC_OK && count == 0)
-        status = collcalc_diag_fail(diag, COLLCALC_ERR_UNSUPPORTED, "no algorithm applies");
-    if (status == COLLCALC_OK)
-        *out = results[fastest];
-    return status;
-}
 
 /* Index of the fastest algorithm among `algos` at `size`; -1 on failure. */
 static int fastest_at(collcalc_query *query, const collcalc_algo *algos, int count, uint64_t size)
@@ -365,14 +328,14 @@ static int compare_configs(cli_settings *settings, collcalc_query *query, const 
             collcalc_query q = *query;
             q.cluster = configs[c].cluster;
             q.size_bytes = sizes[s];
-            collcalc_diag diag;
-            collcalc_status status = evaluate_best(settings, &q, &results[c], &diag);
-            if (status != COLLCALC_OK) {
+            collcalc_result all[COLLCALC_ALGO_COUNT];
+            size_t count = 0, fastest = 0;
+            int code = settings_evaluate(settings, &q, all, &count, &fastest);
+            if (code != 0) {
                 cJSON_Delete(doc);
-                return status == COLLCALC_ERR_UNSUPPORTED
-                           ? usage_error(settings, "--algo", "%s: %s", configs[c].label, diag.message)
-                           : data_error(settings, NULL, "%s", diag.message);
+                return code;
             }
+            results[c] = all[fastest];
         }
         if (settings->format == FORMAT_TABLE) {
             char size[32];
@@ -446,48 +409,61 @@ static int compare_configs(cli_settings *settings, collcalc_query *query, const 
     return 0;
 }
 
+/* What compare's own options say. */
+typedef struct {
+    size_request sizes;
+    const char *op_name;
+    const char *placements[MAX_CONFIGS];
+    int placement_count;
+} compare_request;
+
+static int apply_compare_option(cli_settings *settings, void *context, int id, const char *option,
+                                const char *value)
+{
+    compare_request *request = context;
+    if (id == ARGS_POSITIONAL || id == OPT_OP) {
+        if (request->op_name != NULL)
+            return usage_error(settings, NULL, "unexpected argument '%.40s'", value);
+        request->op_name = value;
+        return 0;
+    }
+    if (id == OPT_PLACEMENT) {
+        if (request->placement_count >= MAX_CONFIGS)
+            return usage_error(settings, option, "at most %d placements", MAX_CONFIGS);
+        request->placements[request->placement_count++] = value;
+        return 0;
+    }
+    if (id == OPT_SIZE) {
+        /* One --size is a one-element size list. */
+        request->sizes.list_text = value;
+        return settings_apply(settings, id, option, value) != 0 ? 2 : 0;
+    }
+    return sizes_apply(settings, &request->sizes, id, option, value);
+}
+
+static void print_help(FILE *out, const cli_settings *settings)
+{
+    (void)settings;
+    fputs(HELP, out);
+}
+
 int cmd_compare(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err)
 {
     (void)in;
     cli_settings settings;
     settings_init(&settings, command, out, err);
-    build_options();
-    size_request request;
+    compare_request request;
     memset(&request, 0, sizeof request);
-    const char *op_name = NULL;
-    const char *placements[MAX_CONFIGS];
-    int placement_count = 0;
-
-    arg_cursor cursor;
-    args_init(&cursor, argc, argv, 1);
-    const char *value;
-    int id, code = 0;
-    while (code == 0 && (id = args_next(&cursor, options, &value)) != ARGS_END) {
-        if (id == ARGS_ERROR)
-            code = usage_error(&settings, NULL, "%s", cursor.error);
-        else if (id == OPT_HELP) {
-            fputs(HELP, out);
-            return finish_output(&settings, 0);
-        } else if (id == ARGS_POSITIONAL || id == OPT_OP) {
-            if (op_name != NULL)
-                code = usage_error(&settings, NULL, "unexpected argument '%.40s'", value);
-            op_name = value;
-        } else if (id == OPT_PLACEMENT) {
-            if (placement_count >= MAX_CONFIGS)
-                code = usage_error(&settings, "--placement", "at most %d placements", MAX_CONFIGS);
-            else
-                placements[placement_count++] = value;
-        } else if (id == OPT_SIZE) {
-            code = settings_apply(&settings, id, cursor.option_text, value) != 0 ? 2 : 0;
-            request.list_text = value;
-        } else {
-            int applied = sizes_apply(&settings, &request, id, cursor.option_text, value);
-            if (applied < 0)
-                applied = settings_apply(&settings, id, cursor.option_text, value);
-            if (applied != 0)
-                code = 2;
-        }
-    }
+    cli_option options[64];
+    options_join(COMPARE_OPTIONS, options, 64);
+    bool help = false;
+    int code = settings_parse(&settings, options, argc, argv, print_help, apply_compare_option,
+                              &request, &help);
+    if (help)
+        return finish_output(&settings, code);
+    const char *op_name = request.op_name;
+    const char **placements = request.placements;
+    int placement_count = request.placement_count;
     collcalc_query query;
     memset(&query, 0, sizeof query);
     query.tree_efficiency = settings.tree_efficiency;
@@ -499,12 +475,12 @@ int cmd_compare(const char *command, int argc, char **argv, FILE *in, FILE *out,
     if (code == 0)
         code = settings_load_links(&settings);
 
-    static uint64_t sizes[MAX_SWEEP_SIZES];
+    uint64_t sizes[MAX_SWEEP_SIZES];
     int size_count = 0;
-    if (code == 0 && request.list_text == NULL && !request.min_set && !request.max_set)
-        request.list_text = "64KB,1MB,100MB,1GB";
+    if (code == 0 && request.sizes.list_text == NULL && !request.sizes.min_set && !request.sizes.max_set)
+        request.sizes.list_text = "64KB,1MB,100MB,1GB";
     if (code == 0)
-        code = sizes_expand(&settings, &request, 8, 1UL << 30, sizes, &size_count);
+        code = sizes_expand(&settings, &request.sizes, 8, 1UL << 30, sizes, &size_count);
 
     config configs[MAX_CONFIGS];
     int config_count = 0;

@@ -266,29 +266,41 @@ static void print_csv(const cli_settings *settings)
     }
 }
 
+/* What links' own options say. */
+typedef struct {
+    const char *path_text;
+} links_request;
+
+static int apply_links_option(cli_settings *settings, void *context, int id, const char *option,
+                              const char *value)
+{
+    (void)settings;
+    (void)option;
+    links_request *request = context;
+    if (id != OPT_PATH)
+        return -1;
+    request->path_text = value;
+    return 0;
+}
+
+static void print_help(FILE *out, const cli_settings *settings)
+{
+    (void)settings;
+    fputs(HELP, out);
+}
+
 int cmd_links(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err)
 {
     (void)in;
     cli_settings settings;
     settings_init(&settings, command, out, err);
-    const char *path_text = DEFAULT_PATH;
-    arg_cursor cursor;
-    args_init(&cursor, argc, argv, 1);
-    const char *value;
-    int id, code = 0;
-    while (code == 0 && (id = args_next(&cursor, OPTIONS, &value)) != ARGS_END) {
-        if (id == ARGS_ERROR)
-            code = usage_error(&settings, NULL, "%s", cursor.error);
-        else if (id == ARGS_POSITIONAL)
-            code = usage_error(&settings, NULL, "unexpected argument '%.40s'", value);
-        else if (id == OPT_HELP) {
-            fputs(HELP, out);
-            return finish_output(&settings, 0);
-        } else if (id == OPT_PATH)
-            path_text = value;
-        else if (settings_apply(&settings, id, cursor.option_text, value) != 0)
-            code = 2;
-    }
+    links_request request = {DEFAULT_PATH};
+    bool help = false;
+    int code = settings_parse(&settings, OPTIONS, argc, argv, print_help, apply_links_option,
+                              &request, &help);
+    if (help)
+        return finish_output(&settings, code);
+    const char *path_text = request.path_text;
     if (code == 0)
         code = settings_load_links(&settings);
     char platform_path[4 * COLLCALC_NAME_MAX + 8];

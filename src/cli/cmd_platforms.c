@@ -60,26 +60,21 @@ static int print_json(const cli_settings *settings)
     return json_print_and_free(settings, doc);
 }
 
+static void print_help(FILE *out, const cli_settings *settings)
+{
+    (void)settings;
+    fputs(HELP, out);
+}
+
 int cmd_platforms(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err)
 {
     (void)in;
     cli_settings settings;
     settings_init(&settings, command, out, err);
-    arg_cursor cursor;
-    args_init(&cursor, argc, argv, 1);
-    const char *value;
-    int id, code = 0;
-    while (code == 0 && (id = args_next(&cursor, OPTIONS, &value)) != ARGS_END) {
-        if (id == ARGS_ERROR)
-            code = usage_error(&settings, NULL, "%s", cursor.error);
-        else if (id == ARGS_POSITIONAL)
-            code = usage_error(&settings, NULL, "unexpected argument '%.40s'", value);
-        else if (id == OPT_HELP) {
-            fputs(HELP, out);
-            return finish_output(&settings, 0);
-        } else if (settings_apply(&settings, id, cursor.option_text, value) != 0)
-            code = 2;
-    }
+    bool help = false;
+    int code = settings_parse(&settings, OPTIONS, argc, argv, print_help, NULL, NULL, &help);
+    if (help)
+        return finish_output(&settings, code);
     if (code == 0)
         code = settings_load_platforms(&settings);
     if (code == 0 && settings.format == FORMAT_JSON) {

@@ -33,23 +33,44 @@ static const char HELP[] =
     "Example:\n"
     "  collcalc sweep allreduce -b 8 -e 1G -f 2 --gpus 8 --link nvlink4 --style nccl-tests\n";
 
-enum { OPT_STYLE_LOCAL = OPT_COMMAND_SPECIFIC };
+static const cli_option SWEEP_OPTIONS[] = {
+    {"minbytes", 'b', true, OPT_MIN_BYTES}, {"maxbytes", 'e', true, OPT_MAX_BYTES},
+    {"stepfactor", 'f', true, OPT_STEP_FACTOR}, {"stepbytes", 'i', true, OPT_STEP_BYTES},
+    {"sizes", 0, true, OPT_SIZES}, {"style", 0, true, OPT_STYLE}, {"op", 0, true, OPT_OP},
+    {NULL, 0, false, 0},
+};
 
-static cli_option options[64];
+/* What the sweep's own options say. */
+typedef struct {
+    size_request sizes;
+    const char *op_name;
+    bool nccl_style;
+} sweep_request;
 
-static void build_options(void)
+static int apply_sweep_option(cli_settings *settings, void *context, int id, const char *option,
+                              const char *value)
 {
-    int n = 0;
-    for (const cli_option *o = COMMON_OPTIONS; o->name != NULL; o++)
-        options[n++] = *o;
-    const cli_option extra[] = {
-        {"minbytes", 'b', true, OPT_MIN_BYTES}, {"maxbytes", 'e', true, OPT_MAX_BYTES},
-        {"stepfactor", 'f', true, OPT_STEP_FACTOR}, {"stepbytes", 'i', true, OPT_STEP_BYTES},
-        {"sizes", 0, true, OPT_SIZES}, {"style", 0, true, OPT_STYLE}, {"op", 0, true, OPT_OP},
-    };
-    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
-        options[n++] = extra[i];
-    options[n] = (cli_option){NULL, 0, false, 0};
+    sweep_request *request = context;
+    if (id == ARGS_POSITIONAL || id == OPT_OP) {
+        if (request->op_name != NULL)
+            return usage_error(settings, NULL, "unexpected argument '%.40s'", value);
+        request->op_name = value;
+        return 0;
+    }
+    if (id == OPT_STYLE) {
+        if (strcmp(value, "nccl-tests") == 0)
+            request->nccl_style = true;
+        else if (strcmp(value, "table") != 0)
+            return usage_error(settings, option, "unknown style '%.40s' (table or nccl-tests)", value);
+        return 0;
+    }
+    return sizes_apply(settings, &request->sizes, id, option, value);
+}
+
+static void print_help(FILE *out, const cli_settings *settings)
+{
+    (void)settings;
+    fputs(HELP, out);
 }
 
 /* nccl-tests prints numbers to fit a column: %.2f, else %.1f, else %.0f. */
@@ -120,40 +141,17 @@ int cmd_sweep(const char *command, int argc, char **argv, FILE *in, FILE *out, F
     (void)in;
     cli_settings settings;
     settings_init(&settings, command, out, err);
-    build_options();
-    size_request request;
+    sweep_request request;
     memset(&request, 0, sizeof request);
-    const char *op_name = NULL;
-    bool nccl_style = false;
-
-    arg_cursor cursor;
-    args_init(&cursor, argc, argv, 1);
-    const char *value;
-    int id, code = 0;
-    while (code == 0 && (id = args_next(&cursor, options, &value)) != ARGS_END) {
-        if (id == ARGS_ERROR)
-            code = usage_error(&settings, NULL, "%s", cursor.error);
-        else if (id == OPT_HELP) {
-            fputs(HELP, out);
-            return finish_output(&settings, 0);
-        } else if (id == ARGS_POSITIONAL || id == OPT_OP) {
-            if (op_name != NULL)
-                code = usage_error(&settings, NULL, "unexpected argument '%.40s'", value);
-            op_name = value;
-        } else if (id == OPT_STYLE) {
-            if (strcmp(value, "nccl-tests") == 0)
-                nccl_style = true;
-            else if (strcmp(value, "table") != 0)
-                code = usage_error(&settings, cursor.option_text,
-                                   "unknown style '%.40s' (table or nccl-tests)", value);
-        } else {
-            int applied = sizes_apply(&settings, &request, id, cursor.option_text, value);
-            if (applied < 0)
-                applied = settings_apply(&settings, id, cursor.option_text, value);
-            if (applied != 0)
-                code = 2;
-        }
-    }
+    cli_option options[64];
+    options_join(SWEEP_OPTIONS, options, 64);
+    bool help = false;
+    int code = settings_parse(&settings, options, argc, argv, print_help, apply_sweep_option,
+                              &request, &help);
+    if (help)
+        return finish_output(&settings, code);
+    const char *op_name = request.op_name;
+    bool nccl_style = request.nccl_style;
     collcalc_query query;
     memset(&query, 0, sizeof query);
     collcalc_diag diag;
@@ -169,10 +167,10 @@ int cmd_sweep(const char *command, int argc, char **argv, FILE *in, FILE *out, F
         code = settings_build_cluster(&settings, 0, &query.cluster);
     query.tree_efficiency = settings.tree_efficiency;
 
-    static uint64_t sizes[MAX_SWEEP_SIZES];
+    uint64_t sizes[MAX_SWEEP_SIZES];
     int size_count = 0;
     if (code == 0)
-        code = sizes_expand(&settings, &request, 8, 1UL << 30, sizes, &size_count);
+        code = sizes_expand(&settings, &request.sizes, 8, 1UL << 30, sizes, &size_count);
 
     cJSON *doc = NULL, *rows = NULL;
     if (code == 0 && settings.format == FORMAT_JSON) {
@@ -201,26 +199,9 @@ int cmd_sweep(const char *command, int argc, char **argv, FILE *in, FILE *out, F
         query.size_bytes = sizes[i];
         collcalc_result results[COLLCALC_ALGO_COUNT];
         size_t count = 0, fastest = 0;
-        collcalc_status status = COLLCALC_OK;
-        if (settings.algo_count == 0) {
-            status = collcalc_model_evaluate_all(&query, results, COLLCALC_ALGO_COUNT, &count,
-                                                 &fastest, &diag);
-        } else {
-            for (int k = 0; k < settings.algo_count && status == COLLCALC_OK; k++) {
-                status = collcalc_model_evaluate(&query, settings.algos[k], &results[count], &diag);
-                if (status == COLLCALC_OK && results[count].time_us < results[fastest].time_us)
-                    fastest = count;
-                count++;
-            }
-        }
-        if (status == COLLCALC_ERR_UNSUPPORTED) {
-            code = usage_error(&settings, "--algo", "%s", diag.message);
+        code = settings_evaluate(&settings, &query, results, &count, &fastest);
+        if (code != 0)
             break;
-        }
-        if (status != COLLCALC_OK) {
-            code = data_error(&settings, NULL, "%s", diag.message);
-            break;
-        }
         const collcalc_result *r = &results[fastest];
         busbw_sum += r->busbw_GBps;
         char human[32], lat[32], time[32], alg[32], bus[32];

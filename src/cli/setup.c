@@ -217,6 +217,74 @@ int settings_apply(cli_settings *settings, int id, const char *option_text, cons
     }
 }
 
+int settings_parse(cli_settings *settings, const cli_option *options, int argc, char **argv,
+                   help_fn help, extra_option_fn extra, void *context, bool *out_help)
+{
+    *out_help = false;
+    arg_cursor cursor;
+    args_init(&cursor, argc, argv, 1);
+    const char *value;
+    int id;
+    while ((id = args_next(&cursor, options, &value)) != ARGS_END) {
+        if (id == ARGS_ERROR)
+            return usage_error(settings, NULL, "%s", cursor.error);
+        if (id == OPT_HELP) {
+            help(settings->out, settings);
+            *out_help = true;
+            return 0;
+        }
+        int code = extra != NULL ? extra(settings, context, id, cursor.option_text, value) : -1;
+        if (code < 0 && id != ARGS_POSITIONAL)
+            code = settings_apply(settings, id, cursor.option_text, value);
+        if (code < 0)
+            code = usage_error(settings, NULL, "unexpected argument '%.40s'",
+                               value != NULL ? value : cursor.option_text);
+        if (code != 0)
+            return code;
+    }
+    return 0;
+}
+
+void options_join(const cli_option *extra, cli_option *out, size_t capacity)
+{
+    size_t n = 0;
+    for (const cli_option *o = COMMON_OPTIONS; o->name != NULL && n + 1 < capacity; o++)
+        out[n++] = *o;
+    for (const cli_option *o = extra; o->name != NULL && n + 1 < capacity; o++)
+        out[n++] = *o;
+    out[n] = (cli_option){NULL, 0, false, 0};
+}
+
+int settings_evaluate(const cli_settings *settings, const collcalc_query *query,
+                      collcalc_result *results, size_t *out_count, size_t *out_fastest)
+{
+    collcalc_diag diag;
+    collcalc_status status = COLLCALC_OK;
+    size_t count = 0, fastest = 0;
+    if (settings->algo_count == 0) {
+        status = collcalc_model_evaluate_all(query, results, COLLCALC_ALGO_COUNT, &count, &fastest,
+                                             &diag);
+    } else {
+        for (int i = 0; i < settings->algo_count && status == COLLCALC_OK; i++) {
+            status = collcalc_model_evaluate(query, settings->algos[i], &results[count], &diag);
+            if (status == COLLCALC_OK) {
+                if (results[count].time_us < results[fastest].time_us)
+                    fastest = count;
+                count++;
+            }
+        }
+    }
+    if (status == COLLCALC_ERR_UNSUPPORTED)
+        return usage_error(settings, "--algo", "%s", diag.message);
+    if (status != COLLCALC_OK)
+        return data_error(settings, NULL, "%s", diag.message);
+    if (count == 0)
+        return usage_error(settings, "--algo", "no algorithm applies");
+    *out_count = count;
+    *out_fastest = fastest;
+    return 0;
+}
+
 int read_whole_file(const cli_settings *settings, const char *path, char **out_text,
                     size_t *out_length)
 {

@@ -103,6 +103,30 @@ extern const cli_option COMMON_OPTIONS[];
 void settings_init(cli_settings *settings, const char *command, FILE *out, FILE *err);
 void settings_free(cli_settings *settings);
 
+/* A command's own options and positional words: returns 0, an exit code,
+ * or -1 when the id is not one of its own. */
+typedef int (*extra_option_fn)(cli_settings *settings, void *context, int id,
+                               const char *option_text, const char *value);
+
+/* Prints a command's --help text. */
+typedef void (*help_fn)(FILE *out, const cli_settings *settings);
+
+/* Walks argv[1..argc): the command's own options first (extra, may be
+ * NULL; positional words arrive with id ARGS_POSITIONAL), then the common
+ * ones. Returns 0 to go on or an exit code after printing the error. On
+ * --help it prints the help, sets *out_help and returns 0. */
+int settings_parse(cli_settings *settings, const cli_option *options, int argc, char **argv,
+                   help_fn help, extra_option_fn extra, void *context, bool *out_help);
+
+/* COMMON_OPTIONS followed by extra (zero-terminated) into out. */
+void options_join(const cli_option *extra, cli_option *out, size_t capacity);
+
+/* Costs the query with the --algo choices (all applicable ones when none).
+ * Returns 0 or an exit code after printing the error (an algorithm that does
+ * not apply is a usage error). */
+int settings_evaluate(const cli_settings *settings, const collcalc_query *query,
+                      collcalc_result *results, size_t *out_count, size_t *out_fastest);
+
 /* Applies one common option. Returns 0, or the exit code after printing the
  * error. Returns -1 when id is not a common option. */
 int settings_apply(cli_settings *settings, int id, const char *option_text, const char *value);
