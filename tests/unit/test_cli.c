@@ -219,6 +219,14 @@ static void bad_link_tables(void **state)
          "\"s\", \"alpha_us\": \"s\"}}]}",
          "links[0].bw_per_direction_GBps"},
         {"{\"schema_version\": 1, \"schema_version\": 1, \"links\": []}", "schema_version"},
+        {"{\"schema_version\": 1, \"links\": [{\"name\": \"x\", \"tier\": \"scale-up\", "
+         "\"class\": \"nvlink\", \"bw_per_direction_GBps\": -450, \"headline_GBps\": 900, \"headline_counts\": "
+         "\"both-directions\", \"alpha_us\": 2}]}",
+         "links[0].bw_per_direction_GBps"},
+        {"{\"schema_version\": 1, \"links\": [{\"name\": \"x\", \"tier\": \"scale-up\", "
+         "\"class\": \"nvlink\", \"bw_per_direction_GBps\": 450, \"headline_GBps\": 900, \"headline_counts\": "
+         "\"both-directions\", \"alpha_us\": 2, \"bandwith_GBps\": 3}]}",
+         "links[0]: unknown key 'bandwith_GBps'"},
     };
     char path[] = "/tmp/collcalc-test-XXXXXX";
     char *dir = mkdtemp(path);
@@ -245,6 +253,63 @@ static void bad_link_tables(void **state)
     remove(file);
     rmdir(dir);
     assert_int_equal(failures, 0);
+}
+
+/* A broken --platforms table: exit 1, file and JSON path named; a good one
+ * of the user's own works, and explicit options beat its preset. */
+static void platform_tables(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/collcalc-test-XXXXXX";
+    char *dir = mkdtemp(path);
+    assert_non_null(dir);
+    char file[256], command[512];
+    snprintf(file, sizeof file, "%s/platforms.json", dir);
+    const char *broken =
+        "{\"schema_version\": 1, \"platforms\": [{\"name\": \"box\", \"gpu\": \"X\", "
+        "\"gpus_per_node\": 8, \"intra_link\": \"nvlink9\", \"inter_link\": \"ib-ndr\", "
+        "\"nics_per_node\": 8, \"nvls\": false, \"sharp\": false}]}";
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs(broken, f);
+    fclose(f);
+    snprintf(command, sizeof command,
+             "collcalc allreduce --size 1MB --platform box --nodes 2 --platforms %s", file);
+    test_cli_run run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 1);
+    assert_non_null(strstr(run.err, "platforms[0].intra_link"));
+    assert_non_null(strstr(run.err, file));
+    assert_string_equal(run.out, "");
+    test_cli_run_free(&run);
+
+    const char *good =
+        "{\"schema_version\": 1, \"platforms\": [{\"name\": \"box\", \"gpu\": \"X\", "
+        "\"gpus_per_node\": 4, \"intra_link\": \"nvlink4\", \"inter_link\": \"ib-ndr\", "
+        "\"nics_per_node\": 2, \"nvls\": false, \"sharp\": false}]}";
+    f = fopen(file, "w");
+    assert_non_null(f);
+    fputs(good, f);
+    fclose(f);
+    snprintf(command, sizeof command,
+             "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --algo ring "
+             "--format csv",
+             file);
+    run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 0);
+    /* 8 GPUs = 2 nodes x 4; the ring runs at min(450, 2 x 50) = 100 GB/s */
+    assert_non_null(strstr(run.out, "\nallreduce,ring,true,8,2,"));
+    assert_non_null(strstr(run.out, ",99.9"));
+    test_cli_run_free(&run);
+    snprintf(command, sizeof command,
+             "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --algo ring "
+             "--nics-per-node 8 --format csv",
+             file);
+    run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, ",399.")); /* min(450, 8 x 50) = 400 */
+    test_cli_run_free(&run);
+    remove(file);
+    rmdir(dir);
 }
 
 /* The JSON contract scripts rely on. */
@@ -331,6 +396,7 @@ int main(void)
         cmocka_unit_test(errors),             cmocka_unit_test(bad_link_tables),
         cmocka_unit_test(json_contract),      cmocka_unit_test(help_everywhere),
         cmocka_unit_test(man_page_lists_every_command),
+        cmocka_unit_test(platform_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
