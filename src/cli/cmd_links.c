@@ -149,12 +149,12 @@ static void format_stop_bw(char *buffer, size_t size, const path_stop *stop, col
 static void print_link_table(const cli_settings *settings)
 {
     FILE *out = settings->out;
-    fprintf(out, "%-13s %-10s %-7s %12s %12s  %-16s %8s  %s\n", "link", "tier", "class",
+    fprintf(out, "%-15s %-10s %-7s %12s %12s  %-16s %8s  %s\n", "link", "tier", "class",
             "per-dir", "headline", "headline counts", "alpha", "description");
     for (size_t i = 0; i < collcalc_link_table_count(settings->links); i++) {
         const collcalc_link *link = collcalc_link_table_at(settings->links, i);
         char per_dir[32], headline[32], alpha[32];
-        fprintf(out, "%-13s %-10s %-7s %12s %12s  %-16s %8s  %s\n", link->name,
+        fprintf(out, "%-15s %-10s %-7s %12s %12s  %-16s %8s  %s\n", link->name,
                 collcalc_tier_name(link->tier), collcalc_link_class_name(link->link_class),
                 collcalc_format_bandwidth_GBps(per_dir, sizeof per_dir, link->bw_per_direction_GBps),
                 collcalc_format_bandwidth_GBps(headline, sizeof headline, link->headline_GBps),

@@ -90,13 +90,13 @@ int cmd_platforms(const char *command, int argc, char **argv, FILE *in, FILE *ou
             csv_field(out, p->description, true);
         }
     } else if (code == 0) {
-        fprintf(out, "%-24s %-10s %9s %-13s %-16s %-5s  %s\n", "platform", "gpu", "gpus/node",
+        fprintf(out, "%-24s %-10s %9s %-15s %-16s %-5s  %s\n", "platform", "gpu", "gpus/node",
                 "intra", "nics per node", "nvls", "description");
         for (size_t i = 0; i < collcalc_platform_table_count(settings.platforms); i++) {
             const collcalc_platform *p = collcalc_platform_table_at(settings.platforms, i);
             char nics[48];
             snprintf(nics, sizeof nics, "%d x %s", p->nics_per_node, p->inter_link);
-            fprintf(out, "%-24s %-10s %9d %-13s %-16s %-5s  %s\n", p->name, p->gpu,
+            fprintf(out, "%-24s %-10s %9d %-15s %-16s %-5s  %s\n", p->name, p->gpu,
                     p->gpus_per_node, p->intra_link, nics, p->nvls ? "yes" : "no", p->description);
         }
     }

@@ -23,9 +23,11 @@
 #include "collcalc/links.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core/json_check.h"
+#include "data/names.h"
 
 /* The only schema this code reads; a newer file must be refused, not
  * half-understood. */
@@ -74,67 +76,10 @@ static const collcalc_json_key source_keys[] = {
     {"alpha_us", false},
 };
 
-/* ASCII-only case folding: names are ASCII, and the C library's tolower
- * depends on the locale. */
-static char fold(char c)
-{
-    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-}
-
-static bool names_equal(const char *a, const char *b)
-{
-    while (*a != '\0' && fold(*a) == fold(*b)) {
-        a++;
-        b++;
-    }
-    return fold(*a) == fold(*b);
-}
-
-/* Checks a link name or alias at the current path and copies it to out. */
-static collcalc_status load_name(collcalc_json_ctx *ctx, const cJSON *item,
-                                 char out[COLLCALC_NAME_MAX])
-{
-    const char *text = NULL;
-    collcalc_status status = collcalc_json_as_string(ctx, item, COLLCALC_NAME_MAX - 1, &text);
-    if (status != COLLCALC_OK)
-        return status;
-    for (size_t i = 0; text[i] != '\0'; i++) {
-        char c = text[i];
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-')
-            continue;
-        unsigned char byte = (unsigned char)c;
-        if (byte > 0x20 && byte < 0x7F)
-            return collcalc_json_fail(ctx, "character %zu ('%c') not allowed: use a-z, 0-9, "
-                                      "'.' and '-'", i + 1, c);
-        return collcalc_json_fail(ctx, "character %zu (byte 0x%02x) not allowed: use a-z, "
-                                  "0-9, '.' and '-'", i + 1, byte);
-    }
-    memcpy(out, text, strlen(text) + 1);
-    return COLLCALC_OK;
-}
-
-static collcalc_status load_aliases(collcalc_json_ctx *ctx, const cJSON *object,
-                                    collcalc_link *link)
-{
-    const cJSON *array = collcalc_json_enter(ctx, object, "aliases");
-    size_t count = 0;
-    collcalc_status status =
-        collcalc_json_as_array(ctx, array, 0, COLLCALC_MAX_ALIASES, &count);
-    const cJSON *element;
-    size_t index = 0;
-    if (status == COLLCALC_OK) {
-        cJSON_ArrayForEach(element, array) {
-            collcalc_json_path_push_index(&ctx->path, index);
-            status = load_name(ctx, element, link->aliases[index]);
-            collcalc_json_path_pop(&ctx->path);
-            if (status != COLLCALC_OK)
-                break;
-            index++;
-        }
-    }
-    collcalc_json_leave(ctx);
-    return status;
-}
+/* Where a link keeps its names, for the shared name rules (data/names.h). */
+static const collcalc_names_layout link_names = {
+    sizeof(collcalc_link), offsetof(collcalc_link, name), offsetof(collcalc_link, aliases),
+    "links"};
 
 static collcalc_status load_sources(collcalc_json_ctx *ctx, const cJSON *object,
                                     collcalc_link *link)
@@ -168,17 +113,9 @@ static collcalc_status load_link(collcalc_json_ctx *ctx, const cJSON *object,
     if (status != COLLCALC_OK)
         return status;
 
-    const cJSON *name = collcalc_json_enter(ctx, object, "name");
-    status = load_name(ctx, name, link->name);
-    collcalc_json_leave(ctx);
+    status = collcalc_names_load(ctx, object, link->name, link->aliases);
     if (status != COLLCALC_OK)
         return status;
-
-    if (collcalc_json_has(object, "aliases")) {
-        status = load_aliases(ctx, object, link);
-        if (status != COLLCALC_OK)
-            return status;
-    }
     if (collcalc_json_has(object, "description")) {
         status = collcalc_json_get_string_copy(ctx, object, "description", link->description,
                                                sizeof link->description);
@@ -219,60 +156,6 @@ static collcalc_status load_link(collcalc_json_ctx *ctx, const cJSON *object,
 
     if (collcalc_json_has(object, "sources"))
         return load_sources(ctx, object, link);
-    return COLLCALC_OK;
-}
-
-/* Name slot s of a link: 0 is the name, 1.. the aliases ("" when unused). */
-static const char *slot_name(const collcalc_link *link, size_t slot)
-{
-    return slot == 0 ? link->name : link->aliases[slot - 1];
-}
-
-static void push_slot(collcalc_json_ctx *ctx, size_t slot)
-{
-    if (slot == 0) {
-        collcalc_json_path_push_key(&ctx->path, "name");
-    } else {
-        collcalc_json_path_push_key(&ctx->path, "aliases");
-        collcalc_json_path_push_index(&ctx->path, slot - 1);
-    }
-}
-
-static void pop_slot(collcalc_json_ctx *ctx, size_t slot)
-{
-    collcalc_json_path_pop(&ctx->path);
-    if (slot != 0)
-        collcalc_json_path_pop(&ctx->path);
-}
-
-/* Checks that link i's name and aliases clash with no name or alias of
- * links[0..i] (a lookup by name must have exactly one answer). */
-static collcalc_status check_unique(collcalc_json_ctx *ctx, const collcalc_link *links, size_t i)
-{
-    const collcalc_link *link = &links[i];
-    for (size_t s = 0; s <= COLLCALC_MAX_ALIASES; s++) {
-        const char *name = slot_name(link, s);
-        if (name[0] == '\0')
-            continue;
-        for (size_t k = 0; k <= i; k++) {
-            size_t slots = (k == i) ? s : COLLCALC_MAX_ALIASES + 1;
-            for (size_t t = 0; t < slots; t++) {
-                if (!names_equal(name, slot_name(&links[k], t)))
-                    continue;
-                push_slot(ctx, s);
-                collcalc_status status;
-                if (t == 0)
-                    status = collcalc_json_fail(ctx, "'%s' is already the name of links[%zu]",
-                                                name, k);
-                else
-                    status = collcalc_json_fail(ctx,
-                                                "'%s' is already an alias of links[%zu] ('%s')",
-                                                name, k, links[k].name);
-                pop_slot(ctx, s);
-                return status;
-            }
-        }
-    }
     return COLLCALC_OK;
 }
 
@@ -320,7 +203,7 @@ static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
         collcalc_json_path_push_index(&ctx->path, index);
         status = load_link(ctx, element, &table->links[index]);
         if (status == COLLCALC_OK)
-            status = check_unique(ctx, table->links, index);
+            status = collcalc_names_check_unique(ctx, &link_names, table->links, index);
         collcalc_json_path_pop(&ctx->path);
         if (status != COLLCALC_OK)
             break;
@@ -387,17 +270,9 @@ const collcalc_link *collcalc_link_table_at(const collcalc_link_table *table, si
 
 const collcalc_link *collcalc_link_table_find(const collcalc_link_table *table, const char *name)
 {
-    if (table == NULL || name == NULL || name[0] == '\0')
+    if (table == NULL)
         return NULL;
-    for (size_t i = 0; i < table->count; i++) {
-        const collcalc_link *link = &table->links[i];
-        for (size_t s = 0; s <= COLLCALC_MAX_ALIASES; s++) {
-            const char *candidate = slot_name(link, s);
-            if (candidate[0] != '\0' && names_equal(name, candidate))
-                return link;
-        }
-    }
-    return NULL;
+    return collcalc_names_find(&link_names, table->links, table->count, name);
 }
 
 double collcalc_link_bandwidth_GBps(const collcalc_link *link, collcalc_bw_basis basis)

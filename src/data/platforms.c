@@ -29,10 +29,12 @@
  * a typo cannot silently fall back to nothing. */
 #include "collcalc/platforms.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "core/json_check.h"
+#include "data/names.h"
 
 /* The only schema this code reads; a newer file must be refused, not
  * half-understood. */
@@ -79,80 +81,10 @@ static const collcalc_json_key source_keys[] = {
     {"nvls", false},
 };
 
-/* ASCII-only case folding: names are ASCII, and the C library's tolower
- * depends on the locale. */
-static char fold(char c)
-{
-    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-}
-
-static bool names_equal(const char *a, const char *b)
-{
-    while (*a != '\0' && fold(*a) == fold(*b)) {
-        a++;
-        b++;
-    }
-    return fold(*a) == fold(*b);
-}
-
-/* Checks that text uses only name characters (the link table's rule; upper
- * case too when allowed, for references that are looked up ignoring case).
- * Refusing other bytes here also keeps raw control bytes out of the later
- * "unknown link '...'" message. */
-static collcalc_status check_name_chars(collcalc_json_ctx *ctx, const char *text,
-                                        bool allow_upper)
-{
-    for (size_t i = 0; text[i] != '\0'; i++) {
-        char c = text[i];
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
-            (allow_upper && c >= 'A' && c <= 'Z'))
-            continue;
-        unsigned char byte = (unsigned char)c;
-        const char *letters = allow_upper ? "a-z, A-Z" : "a-z";
-        if (byte > 0x20 && byte < 0x7F)
-            return collcalc_json_fail(ctx, "character %zu ('%c') not allowed: use %s, 0-9, "
-                                      "'.' and '-'", i + 1, c, letters);
-        return collcalc_json_fail(ctx, "character %zu (byte 0x%02x) not allowed: use %s, 0-9, "
-                                  "'.' and '-'", i + 1, byte, letters);
-    }
-    return COLLCALC_OK;
-}
-
-/* Checks a platform name or alias at the current path and copies it to out. */
-static collcalc_status load_name(collcalc_json_ctx *ctx, const cJSON *item,
-                                 char out[COLLCALC_NAME_MAX])
-{
-    const char *text = NULL;
-    collcalc_status status = collcalc_json_as_string(ctx, item, COLLCALC_NAME_MAX - 1, &text);
-    if (status == COLLCALC_OK)
-        status = check_name_chars(ctx, text, false);
-    if (status == COLLCALC_OK)
-        memcpy(out, text, strlen(text) + 1);
-    return status;
-}
-
-static collcalc_status load_aliases(collcalc_json_ctx *ctx, const cJSON *object,
-                                    collcalc_platform *platform)
-{
-    const cJSON *array = collcalc_json_enter(ctx, object, "aliases");
-    size_t count = 0;
-    collcalc_status status =
-        collcalc_json_as_array(ctx, array, 0, COLLCALC_MAX_ALIASES, &count);
-    const cJSON *element;
-    size_t index = 0;
-    if (status == COLLCALC_OK) {
-        cJSON_ArrayForEach(element, array) {
-            collcalc_json_path_push_index(&ctx->path, index);
-            status = load_name(ctx, element, platform->aliases[index]);
-            collcalc_json_path_pop(&ctx->path);
-            if (status != COLLCALC_OK)
-                break;
-            index++;
-        }
-    }
-    collcalc_json_leave(ctx);
-    return status;
-}
+/* Where a platform keeps its names, for the shared name rules (data/names.h). */
+static const collcalc_names_layout platform_names = {
+    sizeof(collcalc_platform), offsetof(collcalc_platform, name),
+    offsetof(collcalc_platform, aliases), "platforms"};
 
 /* Where each link field may point: the tiers allowed, and how a message
  * says so. */
@@ -183,7 +115,7 @@ static collcalc_status load_link_ref(collcalc_json_ctx *ctx, const cJSON *object
     const char *text = NULL;
     collcalc_status status = collcalc_json_as_string(ctx, item, COLLCALC_NAME_MAX - 1, &text);
     if (status == COLLCALC_OK)
-        status = check_name_chars(ctx, text, true);
+        status = collcalc_names_check_chars(ctx, text, true);
     const collcalc_link *link = NULL;
     if (status == COLLCALC_OK) {
         link = collcalc_link_table_find(links, text);
@@ -247,17 +179,9 @@ static collcalc_status load_platform(collcalc_json_ctx *ctx, const cJSON *object
     if (status != COLLCALC_OK)
         return status;
 
-    const cJSON *name = collcalc_json_enter(ctx, object, "name");
-    status = load_name(ctx, name, platform->name);
-    collcalc_json_leave(ctx);
+    status = collcalc_names_load(ctx, object, platform->name, platform->aliases);
     if (status != COLLCALC_OK)
         return status;
-
-    if (collcalc_json_has(object, "aliases")) {
-        status = load_aliases(ctx, object, platform);
-        if (status != COLLCALC_OK)
-            return status;
-    }
     if (collcalc_json_has(object, "description")) {
         status = collcalc_json_get_string_copy(ctx, object, "description",
                                                platform->description,
@@ -317,52 +241,6 @@ static collcalc_status load_platform(collcalc_json_ctx *ctx, const cJSON *object
     return COLLCALC_OK;
 }
 
-/* Name slot s of a platform: 0 is the name, 1.. the aliases ("" when unused). */
-static const char *slot_name(const collcalc_platform *platform, size_t slot)
-{
-    return slot == 0 ? platform->name : platform->aliases[slot - 1];
-}
-
-/* Checks that platform i's name and aliases clash with no name or alias of
- * platforms[0..i] (a lookup by name must have exactly one answer). */
-static collcalc_status check_unique(collcalc_json_ctx *ctx, const collcalc_platform *platforms,
-                                    size_t i)
-{
-    const collcalc_platform *platform = &platforms[i];
-    for (size_t s = 0; s <= COLLCALC_MAX_ALIASES; s++) {
-        const char *name = slot_name(platform, s);
-        if (name[0] == '\0')
-            continue;
-        for (size_t k = 0; k <= i; k++) {
-            size_t slots = (k == i) ? s : COLLCALC_MAX_ALIASES + 1;
-            for (size_t t = 0; t < slots; t++) {
-                if (!names_equal(name, slot_name(&platforms[k], t)))
-                    continue;
-                if (s == 0) {
-                    collcalc_json_path_push_key(&ctx->path, "name");
-                } else {
-                    collcalc_json_path_push_key(&ctx->path, "aliases");
-                    collcalc_json_path_push_index(&ctx->path, s - 1);
-                }
-                collcalc_status status;
-                if (t == 0)
-                    status = collcalc_json_fail(ctx,
-                                                "'%s' is already the name of platforms[%zu]",
-                                                name, k);
-                else
-                    status = collcalc_json_fail(
-                        ctx, "'%s' is already an alias of platforms[%zu] ('%s')", name, k,
-                        platforms[k].name);
-                collcalc_json_path_pop(&ctx->path);
-                if (s != 0)
-                    collcalc_json_path_pop(&ctx->path);
-                return status;
-            }
-        }
-    }
-    return COLLCALC_OK;
-}
-
 static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
                                   const collcalc_link_table *links,
                                   collcalc_platform_table **out_table)
@@ -408,7 +286,7 @@ static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
         collcalc_json_path_push_index(&ctx->path, index);
         status = load_platform(ctx, element, links, &table->platforms[index]);
         if (status == COLLCALC_OK)
-            status = check_unique(ctx, table->platforms, index);
+            status = collcalc_names_check_unique(ctx, &platform_names, table->platforms, index);
         collcalc_json_path_pop(&ctx->path);
         if (status != COLLCALC_OK)
             break;
@@ -486,15 +364,7 @@ const collcalc_platform *collcalc_platform_table_at(const collcalc_platform_tabl
 const collcalc_platform *collcalc_platform_table_find(const collcalc_platform_table *table,
                                                       const char *name)
 {
-    if (table == NULL || name == NULL || name[0] == '\0')
+    if (table == NULL)
         return NULL;
-    for (size_t i = 0; i < table->count; i++) {
-        const collcalc_platform *platform = &table->platforms[i];
-        for (size_t s = 0; s <= COLLCALC_MAX_ALIASES; s++) {
-            const char *candidate = slot_name(platform, s);
-            if (candidate[0] != '\0' && names_equal(name, candidate))
-                return platform;
-        }
-    }
-    return NULL;
+    return collcalc_names_find(&platform_names, table->platforms, table->count, name);
 }

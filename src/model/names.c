@@ -1,6 +1,6 @@
 /* Names and aliases of operations, algorithms and enums, and nccl-tests'
-#define _POSIX_C_SOURCE 200809L
  * busbw factors. */
+#define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
 #include <strings.h>
 

@@ -89,7 +89,7 @@ hgx-b200,B200,8,nvlink5,ib-ndr,8,true,false,"HGX/DGX B200: 8x B200 on 2 NVSwitch
 hgx-b200-xdr,B200,8,nvlink5,ib-xdr,8,true,false,HGX B200 with one ConnectX-8 800G (XDR) NIC per GPU instead of ConnectX-7 400G
 gb200-nvl72,GB200,72,nvlink5,ib-ndr,72,true,false,"GB200 NVL72 rack as one NVLink domain: 18 compute trays x 4 Blackwell GPUs, 9 NVLink switch trays; NCCL sees one node (MNNVL)"
 l40s-8x-pcie,L40S,8,pcie4,eth400,1,false,false,"8x L40S on PCIe Gen4, no NVLink (AWS g6e.48xlarge): GPU-to-GPU over PCIe or host memory; its GDDR6 is not in the link table"
-workstation-2gpu-nvlink,not stated,2,nvlink3,eth100,1,false,false,2-GPU workstation joined by an NVLink bridge (topo NV2: 2 NVLink links); GPU model not stated
+workstation-2gpu-nvlink,not stated,2,nvlink-bridge2,eth100,1,false,false,2-GPU workstation joined by an NVLink bridge (topo NV2: 2 NVLink links); GPU model not stated
 $ collcalc links --platform hgx-h100
 Bandwidth cliff, per-direction bandwidth:
   hbm3              3,350 GB/s         -> nvlink4    450 GB/s          7.44x

@@ -83,8 +83,7 @@ static const expected_platform expected_platforms[] = {
     {"hgx-b200-xdr", NULL, 8, "nvlink5", "ib-xdr", 8, "hbm3e-b200", "pcie5", true},
     {"gb200-nvl72", "nvl72", 72, "nvlink5", "ib-ndr", 72, "hbm3e-b200", "pcie5", true},
     {"l40s-8x-pcie", "g6e.48xlarge", 8, "pcie4", "eth400", 1, "", "pcie4", false},
-    /* intra_link becomes "nvlink-bridge2" once links.json has it. */
-    {"workstation-2gpu-nvlink", "nvlink-bridge", 2, "nvlink3", "eth100", 1, "", "", false},
+    {"workstation-2gpu-nvlink", "nvlink-bridge", 2, "nvlink-bridge2", "eth100", 1, "", "", false},
 };
 
 #define EXPECTED_COUNT (sizeof expected_platforms / sizeof expected_platforms[0])

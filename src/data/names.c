@@ -1,0 +1,170 @@
+/* Names and aliases of data-table entries: one implementation of the name
+ * rules for every loader, so links and platforms cannot drift apart. */
+#include "data/names.h"
+
+#include <string.h>
+
+/* ASCII-only case folding: names are ASCII, and the C library's tolower
+ * depends on the locale. */
+static char fold(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+bool collcalc_names_equal(const char *a, const char *b)
+{
+    while (*a != '\0' && fold(*a) == fold(*b)) {
+        a++;
+        b++;
+    }
+    return fold(*a) == fold(*b);
+}
+
+collcalc_status collcalc_names_check_chars(collcalc_json_ctx *ctx, const char *text,
+                                           bool allow_upper)
+{
+    for (size_t i = 0; text[i] != '\0'; i++) {
+        char c = text[i];
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+            (allow_upper && c >= 'A' && c <= 'Z'))
+            continue;
+        unsigned char byte = (unsigned char)c;
+        const char *letters = allow_upper ? "a-z, A-Z" : "a-z";
+        /* Printable bytes are quoted; others as hex, so the message itself
+         * stays printable. */
+        if (byte > 0x20 && byte < 0x7F)
+            return collcalc_json_fail(ctx, "character %zu ('%c') not allowed: use %s, 0-9, "
+                                      "'.' and '-'", i + 1, c, letters);
+        return collcalc_json_fail(ctx, "character %zu (byte 0x%02x) not allowed: use %s, 0-9, "
+                                  "'.' and '-'", i + 1, byte, letters);
+    }
+    return COLLCALC_OK;
+}
+
+/* Checks a name or alias at the current path and copies it to out. */
+static collcalc_status load_one(collcalc_json_ctx *ctx, const cJSON *item,
+                                char out[COLLCALC_NAME_MAX])
+{
+    const char *text = NULL;
+    collcalc_status status = collcalc_json_as_string(ctx, item, COLLCALC_NAME_MAX - 1, &text);
+    if (status == COLLCALC_OK)
+        status = collcalc_names_check_chars(ctx, text, false);
+    if (status == COLLCALC_OK)
+        memcpy(out, text, strlen(text) + 1);
+    return status;
+}
+
+/* Reads object["aliases"], an array of 0..COLLCALC_MAX_ALIASES names. */
+static collcalc_status load_aliases(collcalc_json_ctx *ctx, const cJSON *object,
+                                    char aliases[COLLCALC_MAX_ALIASES][COLLCALC_NAME_MAX])
+{
+    const cJSON *array = collcalc_json_enter(ctx, object, "aliases");
+    size_t count = 0;
+    collcalc_status status =
+        collcalc_json_as_array(ctx, array, 0, COLLCALC_MAX_ALIASES, &count);
+    const cJSON *element;
+    size_t index = 0;
+    if (status == COLLCALC_OK) {
+        cJSON_ArrayForEach(element, array) {
+            collcalc_json_path_push_index(&ctx->path, index);
+            status = load_one(ctx, element, aliases[index]);
+            collcalc_json_path_pop(&ctx->path);
+            if (status != COLLCALC_OK)
+                break;
+            index++;
+        }
+    }
+    collcalc_json_leave(ctx);
+    return status;
+}
+
+collcalc_status collcalc_names_load(collcalc_json_ctx *ctx, const cJSON *object,
+                                    char name[COLLCALC_NAME_MAX],
+                                    char aliases[COLLCALC_MAX_ALIASES][COLLCALC_NAME_MAX])
+{
+    const cJSON *item = collcalc_json_enter(ctx, object, "name");
+    collcalc_status status = load_one(ctx, item, name);
+    collcalc_json_leave(ctx);
+    if (status == COLLCALC_OK && collcalc_json_has(object, "aliases"))
+        status = load_aliases(ctx, object, aliases);
+    return status;
+}
+
+const char *collcalc_names_slot(const collcalc_names_layout *layout, const void *entries,
+                                size_t index, size_t slot)
+{
+    /* Byte arithmetic through the layout: the one way to reach the same
+     * fields of two different struct types without a common header struct
+     * in the public API. */
+    const char *entry = (const char *)entries + index * layout->stride;
+    if (slot == 0)
+        return entry + layout->name_offset;
+    return entry + layout->aliases_offset + (slot - 1) * COLLCALC_NAME_MAX;
+}
+
+/* Points the path at slot of the current entry: .name or .aliases[k]. */
+static void push_slot(collcalc_json_ctx *ctx, size_t slot)
+{
+    if (slot == 0) {
+        collcalc_json_path_push_key(&ctx->path, "name");
+    } else {
+        collcalc_json_path_push_key(&ctx->path, "aliases");
+        collcalc_json_path_push_index(&ctx->path, slot - 1);
+    }
+}
+
+/* Undoes push_slot. */
+static void pop_slot(collcalc_json_ctx *ctx, size_t slot)
+{
+    collcalc_json_path_pop(&ctx->path);
+    if (slot != 0)
+        collcalc_json_path_pop(&ctx->path);
+}
+
+collcalc_status collcalc_names_check_unique(collcalc_json_ctx *ctx,
+                                            const collcalc_names_layout *layout,
+                                            const void *entries, size_t i)
+{
+    for (size_t s = 0; s < COLLCALC_NAMES_SLOTS; s++) {
+        const char *name = collcalc_names_slot(layout, entries, i, s);
+        if (name[0] == '\0')
+            continue;
+        for (size_t k = 0; k <= i; k++) {
+            /* Within entry i only the earlier slots, so a name is not
+             * compared with itself. */
+            size_t slots = (k == i) ? s : COLLCALC_NAMES_SLOTS;
+            for (size_t t = 0; t < slots; t++) {
+                if (!collcalc_names_equal(name, collcalc_names_slot(layout, entries, k, t)))
+                    continue;
+                push_slot(ctx, s);
+                collcalc_status status;
+                if (t == 0)
+                    status = collcalc_json_fail(ctx, "'%s' is already the name of %s[%zu]",
+                                                name, layout->array_key, k);
+                else
+                    status = collcalc_json_fail(ctx,
+                                                "'%s' is already an alias of %s[%zu] ('%s')",
+                                                name, layout->array_key, k,
+                                                collcalc_names_slot(layout, entries, k, 0));
+                pop_slot(ctx, s);
+                return status;
+            }
+        }
+    }
+    return COLLCALC_OK;
+}
+
+const void *collcalc_names_find(const collcalc_names_layout *layout, const void *entries,
+                                size_t count, const char *name)
+{
+    if (name == NULL || name[0] == '\0')
+        return NULL;
+    for (size_t i = 0; i < count; i++) {
+        for (size_t s = 0; s < COLLCALC_NAMES_SLOTS; s++) {
+            const char *candidate = collcalc_names_slot(layout, entries, i, s);
+            if (candidate[0] != '\0' && collcalc_names_equal(name, candidate))
+                return (const char *)entries + i * layout->stride;
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,62 @@
+/* Names and aliases of data-table entries (links, platforms): the one set of
+ * rules for reading, comparing, de-duplicating and looking them up. */
+#ifndef COLLCALC_DATA_NAMES_H
+#define COLLCALC_DATA_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "collcalc/links.h"
+#include "core/json_check.h"
+
+/* Where the names sit in one table's entry type, so the helpers below can
+ * walk an array of collcalc_link or collcalc_platform alike. Both types hold
+ * char name[COLLCALC_NAME_MAX] and
+ * char aliases[COLLCALC_MAX_ALIASES][COLLCALC_NAME_MAX]. */
+typedef struct {
+    size_t stride;         /* sizeof one entry */
+    size_t name_offset;    /* offsetof(entry, name) */
+    size_t aliases_offset; /* offsetof(entry, aliases) */
+    const char *array_key; /* the document's array, "links": for messages */
+} collcalc_names_layout;
+
+/* Name slots of one entry: slot 0 is the name, 1..COLLCALC_MAX_ALIASES the
+ * aliases. */
+#define COLLCALC_NAMES_SLOTS (COLLCALC_MAX_ALIASES + 1)
+
+/* Whether a and b are the same name ignoring ASCII case; ASCII only because
+ * names are ASCII and tolower would depend on the locale. */
+bool collcalc_names_equal(const char *a, const char *b);
+
+/* Checks that text (at the current path) uses only name characters a-z,
+ * 0-9, '.' and '-' (A-Z too when allow_upper, for references that are
+ * looked up ignoring case). Refusing other bytes also keeps raw control
+ * bytes out of later messages that quote the text. */
+collcalc_status collcalc_names_check_chars(collcalc_json_ctx *ctx, const char *text,
+                                           bool allow_upper);
+
+/* Reads object's required "name" and optional "aliases" members (the path
+ * ends at the entry) into name and aliases; unused aliases are left as they
+ * are (callers start from a zeroed entry). */
+collcalc_status collcalc_names_load(collcalc_json_ctx *ctx, const cJSON *object,
+                                    char name[COLLCALC_NAME_MAX],
+                                    char aliases[COLLCALC_MAX_ALIASES][COLLCALC_NAME_MAX]);
+
+/* Name slot slot (< COLLCALC_NAMES_SLOTS) of entries[index]; "" when the
+ * alias is unused. */
+const char *collcalc_names_slot(const collcalc_names_layout *layout, const void *entries,
+                                size_t index, size_t slot);
+
+/* Checks that entries[i]'s name and aliases clash with no name or alias of
+ * entries[0..i], ignoring case, so a lookup by name has exactly one answer.
+ * The path ends at entry i; a clash is reported at its name or alias. */
+collcalc_status collcalc_names_check_unique(collcalc_json_ctx *ctx,
+                                            const collcalc_names_layout *layout,
+                                            const void *entries, size_t i);
+
+/* The first of entries[0..count) with name as its name or an alias, ignoring
+ * case; NULL when none does or name is NULL or "". */
+const void *collcalc_names_find(const collcalc_names_layout *layout, const void *entries,
+                                size_t count, const char *name);
+
+#endif
