@@ -31,11 +31,6 @@ static double min_double(double a, double b)
     return a < b ? a : b;
 }
 
-static double max_double(double a, double b)
-{
-    return a > b ? a : b;
-}
-
 hop hop_intra(const build_ctx *ctx)
 {
     const collcalc_link_params *intra = &ctx->query->cluster.intra;
@@ -96,15 +91,21 @@ hop hop_ring(const build_ctx *ctx)
     hop h = {.scope = COLLCALC_SCOPE_SPANNING, .alpha_us = cluster->inter.alpha_us,
              .bw_GBps = nic_bw};
     if (ctx->g > 1) {
-        h.alpha_us = max_double(cluster->intra.alpha_us, cluster->inter.alpha_us);
+        /* A chunk going once around crosses N-1 node boundaries in p-1 hops
+         * (NCCL counts the same: nInterSteps = N-1 per ring pass), so a step
+         * costs the mean hop latency. */
+        long intra_hops = ctx->p - ctx->nodes, inter_hops = ctx->nodes - 1;
+        h.alpha_us = ((double)intra_hops * cluster->intra.alpha_us +
+                      (double)inter_hops * cluster->inter.alpha_us) /
+                     (double)(ctx->p - 1);
         h.bw_GBps = min_double(cluster->intra.bw_GBps, nic_bw);
         snprintf(h.link, sizeof h.link, "%s+%s", cluster->intra.name, cluster->inter.name);
         snprintf(h.note, sizeof h.note,
                  "flat ring over %d nodes: min(%s %g GB/s, %d NIC%s x %s %g GB/s) = %g GB/s; "
-                 "each step waits for the slower hop (alpha = max(%g, %g) us)",
+                 "per pass %ld hops of %g us and %ld of %g us, alpha = their mean %.4g us",
                  ctx->nodes, cluster->intra.name, cluster->intra.bw_GBps, nics, nics == 1 ? "" : "s",
-                 cluster->inter.name, cluster->inter.bw_GBps, h.bw_GBps,
-                 cluster->intra.alpha_us, cluster->inter.alpha_us);
+                 cluster->inter.name, cluster->inter.bw_GBps, h.bw_GBps, intra_hops,
+                 cluster->intra.alpha_us, inter_hops, cluster->inter.alpha_us, h.alpha_us);
     } else {
         snprintf(h.link, sizeof h.link, "%s", cluster->inter.name);
         snprintf(h.note, sizeof h.note,

@@ -44,8 +44,9 @@ hop hop_inter_all_gpus(const build_ctx *ctx);
 hop hop_inter_one_gpu(const build_ctx *ctx);
 
 /* A step of a flat ring (or chain) over all p GPUs. One node: the intra
- * link. Several nodes: every step waits for the slowest hop (alpha = max)
- * and NCCL spreads its rings over the NICs, so the ring runs at
+ * link. Several nodes: a pass of p-1 hops crosses N-1 node boundaries, so
+ * alpha is the mean hop latency (NCCL's ring latency counts the same), and
+ * NCCL spreads its rings over the NICs, so the ring runs at
  * min(B_intra, usable NICs x B_inter) (MODEL.md §2, pinned). */
 hop hop_ring(const build_ctx *ctx);
 

@@ -1,9 +1,9 @@
 $ collcalc allreduce --size 16GiB --gpus 16 --gpus-per-node 8 --intra nvlink4 --inter ib-ndr --algo ring --format csv
 op,algorithm,fastest,gpus,nodes,size_bytes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,dominant,layers,total_time_us,phases
-allreduce,ring,true,16,2,17179869184,per-direction,30,32212254720,32212254720,420.0000,80530.6368,80950.6368,212.2265,397.9247,bandwidth,1,80950.6368,reduce-scatter x15 on nvlink4+ib-ndr; all-gather x15 on nvlink4+ib-ndr
+allreduce,ring,true,16,2,17179869184,per-direction,30,32212254720,32212254720,84.0000,80530.6368,80614.6368,213.1110,399.5832,bandwidth,1,80614.6368,reduce-scatter x15 on nvlink4+ib-ndr; all-gather x15 on nvlink4+ib-ndr
 $ collcalc allreduce --size 16GiB --gpus 16 --gpus-per-node 8 --intra nvlink4 --inter ib-ndr --nics-per-node 1 --algo ring --format csv
 op,algorithm,fastest,gpus,nodes,size_bytes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,dominant,layers,total_time_us,phases
-allreduce,ring,true,16,2,17179869184,per-direction,30,32212254720,32212254720,420.0000,644245.0944,644665.0944,26.6493,49.9674,bandwidth,1,644665.0944,reduce-scatter x15 on nvlink4+ib-ndr; all-gather x15 on nvlink4+ib-ndr
+allreduce,ring,true,16,2,17179869184,per-direction,30,32212254720,32212254720,84.0000,644245.0944,644329.0944,26.6632,49.9935,bandwidth,1,644329.0944,reduce-scatter x15 on nvlink4+ib-ndr; all-gather x15 on nvlink4+ib-ndr
 $ collcalc allreduce --size 100MB --gpus 8 --gpus-per-node 1 --inter ib-ndr --nics-per-node 1 --algo ring --bw-basis headline --format csv
 op,algorithm,fastest,gpus,nodes,size_bytes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,dominant,layers,total_time_us,phases
 allreduce,ring,true,8,8,100000000,headline,14,175000000,175000000,196.0000,3500.0000,3696.0000,27.0563,47.3485,bandwidth,1,3696.0000,reduce-scatter x7 on ib-ndr; all-gather x7 on ib-ndr
@@ -12,11 +12,11 @@ all-reduce of 100 MB (100,000,000 bytes) on 9 GPUs = 2 nodes x 8 (nvlink4 inside
 intra nvlink4: 450 GB/s, alpha 2 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14 us; per-direction bandwidth
 
 algorithm           nccl  steps   sent/GPU   recv/GPU    latency  bandwidth       time       algbw       busbw  dominant
-ring                 yes     16     178 MB     178 MB     224 us    3.56 ms    3.78 ms   26.5 GB/s   47.0 GB/s  bandwidth
+ring                 yes     16     178 MB     178 MB    56.0 us    3.56 ms    3.61 ms   27.7 GB/s   49.2 GB/s  bandwidth
 note: 9 GPUs fill 2 nodes of 8 in order: the last node holds 1.
 $ collcalc allreduce --size 100MB --gpus 73 --platform gb200-nvl72 --algo ring --format csv
 op,algorithm,fastest,gpus,nodes,size_bytes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,dominant,layers,total_time_us,phases
-allreduce,ring,true,73,2,100000000,per-direction,144,197260274,197260274,2016.0000,3945.2055,5961.2055,16.7751,33.0907,bandwidth,1,5961.2055,reduce-scatter x72 on nvlink5+ib-ndr; all-gather x72 on nvlink5+ib-ndr
+allreduce,ring,true,73,2,100000000,per-direction,144,197260274,197260274,312.0000,3945.2055,4257.2055,23.4896,46.3356,bandwidth,1,4257.2055,reduce-scatter x72 on nvlink5+ib-ndr; all-gather x72 on nvlink5+ib-ndr
 $ collcalc allreduce --size 1GiB --platform hgx-h100 --nodes 4 --algo hierarchical --explain
 all-reduce of 1.07 GB (1,073,741,824 bytes) on 32 GPUs = 4 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node)
 intra nvlink4: 450 GB/s, alpha 2 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14 us; per-direction bandwidth
@@ -40,7 +40,7 @@ hierarchical all-reduce:
   note: Each GPU sends 2(N-1)/N x S/G across the network: the node's 8 GPUs split S and each all-reduces its 1/8 on its own rail.
 $ collcalc allreduce --size 1GiB --platform hgx-h100 --nodes 2 --nics-per-node 2 --intra nvlink4-h800 --no-nvls --algo ring --format csv
 op,algorithm,fastest,gpus,nodes,size_bytes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,dominant,layers,total_time_us,phases
-allreduce,ring,true,16,2,1073741824,per-direction,30,2013265920,2013265920,420.0000,20132.6592,20552.6592,52.2435,97.9565,bandwidth,1,20552.6592,reduce-scatter x15 on nvlink4-h800+ib-ndr; all-gather x15 on nvlink4-h800+ib-ndr
+allreduce,ring,true,16,2,1073741824,per-direction,30,2013265920,2013265920,84.0000,20132.6592,20216.6592,53.1117,99.5845,bandwidth,1,20216.6592,reduce-scatter x15 on nvlink4-h800+ib-ndr; all-gather x15 on nvlink4-h800+ib-ndr
 $ collcalc alltoall --size 1GiB --platform hgx-h100 --nodes 2 --explain
 all-to-all of 1.07 GB (1,073,741,824 bytes) on 16 GPUs = 2 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node)
 intra nvlink4: 450 GB/s, alpha 2 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14 us; per-direction bandwidth
@@ -75,9 +75,9 @@ all-reduce, per-direction bandwidth
 256 MB (256000000 bytes):
   configuration            algorithm              latency  bandwidth       time       busbw vs first  total
   nvl72                    ring                   60.0 us     533 us     593 us    809 GB/s    1.00x  2.37 ms
-  2x-hgx-b200              ring                    420 us    1.20 ms    1.62 ms    296 GB/s    2.73x  6.48 ms
-  2x-hgx-b200 vs nvl72: 2.73x the time (bandwidth term 1.20 ms vs 533 us, 2.25x); costliest phase: reduce-scatter on nvlink5+ib-ndr
-  x 4: bandwidth terms 2.13 ms vs 4.80 ms; totals 2.37 ms vs 6.48 ms
+  2x-hgx-b200              ring                   84.0 us    1.20 ms    1.28 ms    374 GB/s    2.16x  5.14 ms
+  2x-hgx-b200 vs nvl72: 2.16x the time (bandwidth term 1.20 ms vs 533 us, 2.25x); costliest phase: reduce-scatter on nvlink5+ib-ndr
+  x 4: bandwidth terms 2.13 ms vs 4.80 ms; totals 2.37 ms vs 5.14 ms
 $ collcalc platforms --format csv
 name,gpu,gpus_per_node,intra_link,inter_link,nics_per_node,nvls,sharp,description
 dgx-a100,A100 SXM4,8,nvlink3,ib-hdr,8,false,false,"DGX/HGX A100: 8x A100 SXM4 on 6 NVSwitch gen 2 chips (topo NV12), one HDR 200G compute NIC per GPU"
@@ -99,7 +99,7 @@ Bandwidth cliff, per-direction bandwidth:
 GPU to GPU, inside the node (nvlink4) vs across nodes (ib-ndr): 18x headline, 9x per direction
 $ collcalc allreduce --size 1MB --gpus 16 --gpus-per-node 8 --intra ib-ndr --inter nvlink4 --algo ring --format csv
 op,algorithm,fastest,gpus,nodes,size_bytes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,dominant,layers,total_time_us,phases
-allreduce,ring,true,16,2,1000000,per-direction,30,1875000,1875000,420.0000,37.5000,457.5000,2.1858,4.0984,latency,1,457.5000,reduce-scatter x15 on ib-ndr+nvlink4; all-gather x15 on ib-ndr+nvlink4
+allreduce,ring,true,16,2,1000000,per-direction,30,1875000,1875000,396.0000,37.5000,433.5000,2.3068,4.3253,latency,1,433.5000,reduce-scatter x15 on ib-ndr+nvlink4; all-gather x15 on ib-ndr+nvlink4
 [stderr] collcalc allreduce: warning: the intra-node link ib-ndr (50 GB/s) is slower than the inter-node link nvlink4 (450 GB/s)
 $ collcalc allreduce --size 1MB --platform hgx-h100 --nodes 2 --gpus 8
 [stderr] collcalc allreduce: --nodes: 2 nodes x 8 GPUs per node = 16 GPUs, but --gpus says 8 (see 'collcalc allreduce --help')

@@ -377,7 +377,9 @@ static void cluster_flat_ring_nic_rule(void **state)
     assert_int_equal(r.nodes, 2);
     assert_close(r.phases[0].bw_GBps, 400.0, 1e-9);
     assert_close(r.busbw_GBps, 400.0, 0.5);
-    assert_close(r.phases[0].alpha_us, 14.0, 1e-12); /* max(2, 14) */
+    /* per ring pass 14 NVLink hops of 2 us and 1 NDR hop of 14 us */
+    assert_close(r.phases[0].latency_us, 14 * 2.0 + 1 * 14.0, 1e-9);
+    assert_close(r.latency_us, 2 * (14 * 2.0 + 1 * 14.0), 1e-9);
     assert_int_equal(r.phases[0].scope, COLLCALC_SCOPE_SPANNING);
     /* one NIC per node: 50 GB/s */
     q.cluster.nics_per_node = 1;
