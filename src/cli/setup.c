@@ -8,6 +8,11 @@
 
 #include "collcalc/units.h"
 
+/* The link table's own limits (data/README.md), so --bw/--alpha accept
+ * exactly what a --links file could say. */
+static const double MAX_LINK_GBPS = 1e6;
+static const double MAX_ALPHA_US = 1e6;
+
 const cli_option COMMON_OPTIONS[] = {
     {"help", 'h', false, OPT_HELP},
     {"size", 's', true, OPT_SIZE},
@@ -129,11 +134,15 @@ int settings_apply(cli_settings *settings, int id, const char *option_text, cons
     case OPT_BW:
         if (collcalc_parse_bandwidth_GBps(value, &settings->bw_GBps, &diag) != COLLCALC_OK)
             return usage_error(settings, option, "%s", diag.message);
+        if (settings->bw_GBps > MAX_LINK_GBPS)
+            return usage_error(settings, option, "'%.40s' is more than %g GB/s", value, MAX_LINK_GBPS);
         settings->bw_set = true;
         return 0;
     case OPT_ALPHA:
         if (collcalc_parse_time_us(value, &settings->alpha_us, &diag) != COLLCALC_OK)
             return usage_error(settings, option, "%s", diag.message);
+        if (settings->alpha_us > MAX_ALPHA_US)
+            return usage_error(settings, option, "'%.40s' is more than %g us", value, MAX_ALPHA_US);
         settings->alpha_set = true;
         return 0;
     case OPT_BW_BASIS:

@@ -43,7 +43,8 @@ int sizes_apply(cli_settings *settings, size_request *request, int id, const cha
 static int add_size(const cli_settings *settings, uint64_t *sizes, int *count, uint64_t size)
 {
     if (*count >= MAX_SWEEP_SIZES)
-        return usage_error(settings, "--sizes", "more than %d sizes", MAX_SWEEP_SIZES);
+        return usage_error(settings, NULL, "more than %d sizes: use a larger step (-f, -i)",
+                           MAX_SWEEP_SIZES);
     sizes[(*count)++] = size;
     return 0;
 }
@@ -59,6 +60,8 @@ static int expand_range(const cli_settings *settings, uint64_t min_bytes, uint64
         int code = add_size(settings, sizes, count, size);
         if (code != 0)
             return code;
+        if (size >= max_bytes)
+            break;
         uint64_t next;
         if (factor > 1.0) {
             double grown = (double)size * factor;
@@ -67,11 +70,9 @@ static int expand_range(const cli_settings *settings, uint64_t min_bytes, uint64
                 next = size + 1;
         } else {
             next = size + step;
-            if (next < size)
-                break;
         }
-        if (next > max_bytes)
-            break;
+        if (next <= size || next > max_bytes)
+            break; /* past the end, or past UINT64_MAX */
         size = next;
     }
     return 0;

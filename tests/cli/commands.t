@@ -115,3 +115,13 @@ GPU to GPU, inside the node (nvlink-bridge2) vs across nodes (roce400-measured):
 $ collcalc allreduce --size 1GB --gpus 2 --link nvlink-bridge2 --links examples/my-links.json --algo ring --format csv
 op,algorithm,fastest,gpus,nodes,size_bytes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,dominant,layers,total_time_us,phases
 allreduce,ring,true,2,1,1000000000,per-direction,2,1000000000,1000000000,4.0000,20000.0000,20004.0000,49.9900,49.9900,bandwidth,1,20004.0000,reduce-scatter x1 on nvlink-bridge2; all-gather x1 on nvlink-bridge2
+$ collcalc sweep allreduce -b 1 -e 18446744073709551615 -f 1024 --gpus 2 --link nvlink5 --format csv
+size_bytes,algorithm,steps,bytes_sent_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,dominant
+1,recursive-doubling,1,1,2.0000,0.0000,2.0000,0.0005,0.0005,latency
+1024,recursive-doubling,1,1024,2.0000,0.0011,2.0011,0.5117,0.5117,latency
+1048576,recursive-doubling,1,1048576,2.0000,1.1651,3.1651,331.2948,331.2948,latency
+1073741824,recursive-doubling,1,1073741824,2.0000,1193.0465,1195.0465,898.4938,898.4938,bandwidth
+1099511627776,recursive-doubling,1,1099511627776,2.0000,1221679.5864,1221681.5864,899.9985,899.9985,bandwidth
+1125899906842624,recursive-doubling,1,1125899906842624,2.0000,1250999896.4918,1250999898.4918,900.0000,900.0000,bandwidth
+1152921504606846976,recursive-doubling,1,1152921504606846976,2.0000,1281023894007.6077,1281023894009.6077,900.0000,900.0000,bandwidth
+18446744073709551615,recursive-doubling,1,18446744073709551616,2.0000,20496382304121.7227,20496382304123.7227,900.0000,900.0000,bandwidth
