@@ -250,13 +250,19 @@ static int table_results(const cli_settings *settings, const collcalc_query *que
         const collcalc_result *r = &results[i];
         if (!r->others_differ)
             continue;
-        char sent[32], recv[32], total[32];
-        fprintf(out, "%s: the busiest GPU moves %s; every other GPU sends %s and receives %s\n",
+        char sent[32], recv[32], total[32], other[32], busy_in[32], busy_out[32];
+        fprintf(out,
+                "%s: the busiest GPU moves %s (%s in + %s out); every other GPU moves %s (%s in + "
+                "%s out)\n",
                 collcalc_algo_name(r->algo),
                 collcalc_format_bytes_si(total, sizeof total,
                                          r->bytes_sent_per_gpu + r->bytes_received_per_gpu),
-                collcalc_format_bytes_si(sent, sizeof sent, r->bytes_sent_other_gpu),
-                collcalc_format_bytes_si(recv, sizeof recv, r->bytes_received_other_gpu));
+                collcalc_format_bytes_si(busy_in, sizeof busy_in, r->bytes_received_per_gpu),
+                collcalc_format_bytes_si(busy_out, sizeof busy_out, r->bytes_sent_per_gpu),
+                collcalc_format_bytes_si(other, sizeof other,
+                                         r->bytes_sent_other_gpu + r->bytes_received_other_gpu),
+                collcalc_format_bytes_si(recv, sizeof recv, r->bytes_received_other_gpu),
+                collcalc_format_bytes_si(sent, sizeof sent, r->bytes_sent_other_gpu));
     }
     long repeat = settings->layers * settings->per_layer;
     if (repeat > 1) {

@@ -20,7 +20,7 @@ algorithm           nccl  steps   sent/GPU   recv/GPU    latency  bandwidth     
 ring                 yes      7    1.00 GB    1.00 GB    14.0 us    2.22 ms    2.24 ms    447 GB/s    447 GB/s  bandwidth  <- fastest
 binomial-tree          -      3    3.00 GB        0 B    6.00 us    6.67 ms    6.67 ms    150 GB/s    150 GB/s  bandwidth
 scatter-allgather      -     10    1.75 GB     875 MB    20.0 us    3.89 ms    3.91 ms    256 GB/s    256 GB/s  bandwidth
-binomial-tree: the busiest GPU moves 3.00 GB; every other GPU sends 0 B and receives 1.00 GB
+binomial-tree: the busiest GPU moves 3.00 GB (0 B in + 3.00 GB out); every other GPU moves 1.00 GB (1.00 GB in + 0 B out)
 $ collcalc reduce --size 1GB --gpus 6 --link pcie5 --format csv
 op,algorithm,fastest,gpus,nodes,size_bytes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,dominant,layers,total_time_us,phases
 reduce,ring,true,6,1,1000000000,per-direction,5,1000000000,1000000000,28.5000,15873.0159,15901.5159,62.8871,62.8871,bandwidth,1,15901.5159,pipelined chain reduce x5 on pcie5
