@@ -179,7 +179,9 @@ collcalc_status collcalc_model_evaluate(const collcalc_query *query, collcalc_al
 
 /* Costs every applicable algorithm for the query's op, in enum order, into
  * results[0..*out_count); *out_fastest is the index of the smallest time
- * (first on ties). capacity >= COLLCALC_ALGO_COUNT always suffices. */
+ * (first on ties) among the contenders: the centralized all-reduce is listed
+ * but never marked fastest (its two steps hide p-1 messages converging on
+ * GPU 0's port). capacity >= COLLCALC_ALGO_COUNT always suffices. */
 collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcalc_result *results,
                                             size_t capacity, size_t *out_count, size_t *out_fastest,
                                             collcalc_diag *diag);

@@ -18,7 +18,8 @@ static const char HELP[] =
     "\n"
     "Algorithms: the time of each algorithm at each size (default the seed text's\n"
     "64KB,1MB,100MB,1GB), the fastest marked, and the crossover sizes where the\n"
-    "fastest algorithm changes, searched from 1 byte to 1 TiB. Name two algorithms\n"
+    "fastest algorithm changes, searched from 1 byte to 1 TiB. By default every\n"
+    "algorithm but the centralized counter-example (name it to include it). Name two algorithms\n"
     "(--algo ring --algo tree) to get their crossover directly.\n"
     "\n"
     "Links or placements: the same collective on each link (--link repeated) or each\n"
@@ -122,8 +123,10 @@ static int compare_algorithms(cli_settings *settings, collcalc_query *query, con
             algos[algo_count++] = settings->algos[i];
         }
     } else {
+        /* Every contender; the centralized counter-example only on request. */
         for (int a = 0; a < COLLCALC_ALGO_COUNT; a++)
-            if (collcalc_algo_applies(query->op, (collcalc_algo)a, &query->cluster, NULL))
+            if (a != COLLCALC_ALGO_CENTRALIZED &&
+                collcalc_algo_applies(query->op, (collcalc_algo)a, &query->cluster, NULL))
                 algos[algo_count++] = (collcalc_algo)a;
     }
     if (algo_count == 0)

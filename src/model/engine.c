@@ -269,7 +269,12 @@ collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcal
         status = collcalc_model_evaluate(query, ALGORITHMS[i].algo, &results[count], diag);
         if (status != COLLCALC_OK)
             return status;
-        if (results[count].time_us < results[fastest].time_us)
+        /* The centralized all-reduce is the seed's counter-example, not a
+         * contender: its 2 steps hide p-1 messages converging on one port. */
+        bool contender = ALGORITHMS[i].algo != COLLCALC_ALGO_CENTRALIZED;
+        bool fastest_is_contender = results[fastest].algo != COLLCALC_ALGO_CENTRALIZED;
+        if (count == 0 || (contender && (!fastest_is_contender ||
+                                         results[count].time_us < results[fastest].time_us)))
             fastest = count;
         count++;
     }

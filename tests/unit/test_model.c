@@ -505,6 +505,23 @@ static void nvls_single_node(void **state)
     assert_close(r.algbw_GBps, 450.0 * 8 / 9, 0.1);
 }
 
+static void centralized_is_never_the_fastest(void **state)
+{
+    (void)state;
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, 8, 144, 72, 72);
+    collcalc_result all[COLLCALC_ALGO_COUNT];
+    size_t count, fastest;
+    assert_int_equal(collcalc_model_evaluate_all(&q, all, COLLCALC_ALGO_COUNT, &count, &fastest, NULL),
+                     COLLCALC_OK);
+    size_t centralized = count;
+    for (size_t i = 0; i < count; i++)
+        if (all[i].algo == COLLCALC_ALGO_CENTRALIZED)
+            centralized = i;
+    assert_true(centralized < count);
+    assert_true(all[centralized].time_us < all[fastest].time_us); /* cheaper on paper ... */
+    assert_int_not_equal(all[fastest].algo, COLLCALC_ALGO_CENTRALIZED); /* ... never chosen */
+}
+
 static void nccl_marker(void **state)
 {
     (void)state;
@@ -541,6 +558,7 @@ int main(void)
         cmocka_unit_test(cluster_alltoall),
         cmocka_unit_test(nvls_single_node),
         cmocka_unit_test(nccl_marker),
+        cmocka_unit_test(centralized_is_never_the_fastest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
