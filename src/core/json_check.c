@@ -839,6 +839,21 @@ collcalc_status collcalc_json_get_string_copy(collcalc_json_ctx *ctx, const cJSO
     return status;
 }
 
+collcalc_status collcalc_json_get_string_fields(collcalc_json_ctx *ctx, const cJSON *object,
+                                                const char *key, const collcalc_json_key *keys,
+                                                char *const *targets, size_t count,
+                                                size_t target_size)
+{
+    const cJSON *fields = collcalc_json_enter(ctx, object, key);
+    collcalc_status status = collcalc_json_check_object(ctx, fields, keys, count);
+    for (size_t i = 0; status == COLLCALC_OK && i < count; i++)
+        if (collcalc_json_has(fields, keys[i].name))
+            status = collcalc_json_get_string_copy(ctx, fields, keys[i].name, targets[i],
+                                                   target_size);
+    collcalc_json_leave(ctx);
+    return status;
+}
+
 collcalc_status collcalc_json_get_enum(collcalc_json_ctx *ctx, const cJSON *object,
                                        const char *key, const char *const *words,
                                        size_t word_count, size_t *out_index)

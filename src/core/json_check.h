@@ -160,6 +160,14 @@ collcalc_status collcalc_json_get_string(collcalc_json_ctx *ctx, const cJSON *ob
 collcalc_status collcalc_json_get_string_copy(collcalc_json_ctx *ctx, const cJSON *object,
                                               const char *key, char *buffer, size_t buffer_size);
 
+/* Reads object[key], an object of optional string members (such as a
+ * "sources" block): keys[i] is copied into targets[i] (target_size bytes
+ * each) when present; members not in keys are refused with their path. */
+collcalc_status collcalc_json_get_string_fields(collcalc_json_ctx *ctx, const cJSON *object,
+                                                const char *key, const collcalc_json_key *keys,
+                                                char *const *targets, size_t count,
+                                                size_t target_size);
+
 /* object[key] as by collcalc_json_as_enum. */
 collcalc_status collcalc_json_get_enum(collcalc_json_ctx *ctx, const cJSON *object,
                                        const char *key, const char *const *words,

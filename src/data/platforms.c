@@ -149,24 +149,9 @@ static collcalc_status load_count(collcalc_json_ctx *ctx, const cJSON *object, c
 static collcalc_status load_sources(collcalc_json_ctx *ctx, const cJSON *object,
                                     collcalc_platform *platform)
 {
-    const cJSON *sources = collcalc_json_enter(ctx, object, "sources");
-    struct {
-        const char *key;
-        char *target;
-    } fields[] = {
-        {"topology", platform->topology_source},
-        {"nics", platform->nics_source},
-        {"nvls", platform->nvls_source},
-    };
-    collcalc_status status =
-        collcalc_json_check_object(ctx, sources, source_keys, COUNT_OF(source_keys));
-    for (size_t i = 0; status == COLLCALC_OK && i < COUNT_OF(fields); i++) {
-        if (collcalc_json_has(sources, fields[i].key))
-            status = collcalc_json_get_string_copy(ctx, sources, fields[i].key,
-                                                   fields[i].target, COLLCALC_TEXT_MAX);
-    }
-    collcalc_json_leave(ctx);
-    return status;
+    char *const targets[] = {platform->topology_source, platform->nics_source, platform->nvls_source};
+    return collcalc_json_get_string_fields(ctx, object, "sources", source_keys, targets,
+                                           COUNT_OF(source_keys), COLLCALC_TEXT_MAX);
 }
 
 /* Loads one entry of "platforms" (the path already ends in [i]). */
