@@ -839,6 +839,21 @@ collcalc_status collcalc_json_get_string_copy(collcalc_json_ctx *ctx, const cJSO
     return status;
 }
 
+collcalc_status collcalc_json_check_version(collcalc_json_ctx *ctx, const cJSON *object,
+                                            int expected)
+{
+    int64_t version = 0;
+    collcalc_status status =
+        collcalc_json_get_integer(ctx, object, "schema_version", 0, INT32_MAX, &version);
+    if (status != COLLCALC_OK || version == expected)
+        return status;
+    collcalc_json_path_push_key(&ctx->path, "schema_version");
+    status = collcalc_json_fail(ctx, "unsupported version %lld (this collcalc reads %d)",
+                                (long long)version, expected);
+    collcalc_json_path_pop(&ctx->path);
+    return status;
+}
+
 collcalc_status collcalc_json_get_string_fields(collcalc_json_ctx *ctx, const cJSON *object,
                                                 const char *key, const collcalc_json_key *keys,
                                                 char *const *targets, size_t count,

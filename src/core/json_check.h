@@ -160,6 +160,11 @@ collcalc_status collcalc_json_get_string(collcalc_json_ctx *ctx, const cJSON *ob
 collcalc_status collcalc_json_get_string_copy(collcalc_json_ctx *ctx, const cJSON *object,
                                               const char *key, char *buffer, size_t buffer_size);
 
+/* Reads object["schema_version"] and refuses any value but `expected`
+ * ("schema_version: unsupported version 2 (this collcalc reads 1)"). */
+collcalc_status collcalc_json_check_version(collcalc_json_ctx *ctx, const cJSON *object,
+                                            int expected);
+
 /* Reads object[key], an object of optional string members (such as a
  * "sources" block): keys[i] is copied into targets[i] (target_size bytes
  * each) when present; members not in keys are refused with their path. */

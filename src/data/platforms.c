@@ -235,17 +235,9 @@ static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
     if (status != COLLCALC_OK)
         return status;
 
-    int64_t version = 0;
-    status = collcalc_json_get_integer(ctx, root, "schema_version", 0, INT32_MAX, &version);
+    status = collcalc_json_check_version(ctx, root, PLATFORMS_SCHEMA_VERSION);
     if (status != COLLCALC_OK)
         return status;
-    if (version != PLATFORMS_SCHEMA_VERSION) {
-        collcalc_json_path_push_key(&ctx->path, "schema_version");
-        status = collcalc_json_fail(ctx, "unsupported version %lld (this collcalc reads %d)",
-                                    (long long)version, PLATFORMS_SCHEMA_VERSION);
-        collcalc_json_path_pop(&ctx->path);
-        return status;
-    }
 
     const cJSON *platforms = collcalc_json_enter(ctx, root, "platforms");
     size_t count = 0;
