@@ -144,6 +144,13 @@ static collcalc_status load_link(collcalc_json_ctx *ctx, const cJSON *object,
     return COLLCALC_OK;
 }
 
+static collcalc_status load_link_entry(collcalc_json_ctx *ctx, const cJSON *element, void *entry,
+                                       const void *context)
+{
+    (void)context;
+    return load_link(ctx, element, entry);
+}
+
 static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
                                   collcalc_link_table **out_table)
 {
@@ -156,41 +163,15 @@ static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
     if (status != COLLCALC_OK)
         return status;
 
-    const cJSON *links = collcalc_json_enter(ctx, root, "links");
+    void *block = NULL;
     size_t count = 0;
-    status = collcalc_json_as_array(ctx, links, 1, COLLCALC_LINKS_MAX, &count);
-    if (status != COLLCALC_OK) {
-        collcalc_json_leave(ctx);
+    status = collcalc_names_load_entries(ctx, root, &link_names, COLLCALC_LINKS_MAX,
+                                         offsetof(collcalc_link_table, links), load_link_entry,
+                                         NULL, &block, &count);
+    if (status != COLLCALC_OK)
         return status;
-    }
-    /* cJSON's allocator, like the parse, so one hook covers a whole load. */
-    collcalc_link_table *table =
-        cJSON_malloc(sizeof(collcalc_link_table) + count * sizeof(collcalc_link));
-    if (table == NULL) {
-        collcalc_json_leave(ctx);
-        return collcalc_diag_fail(ctx->diag, COLLCALC_ERR_NOMEM,
-                                  "out of memory loading %zu links", count);
-    }
-    memset(table, 0, sizeof(collcalc_link_table) + count * sizeof(collcalc_link));
+    collcalc_link_table *table = block;
     table->count = count;
-
-    const cJSON *element;
-    size_t index = 0;
-    cJSON_ArrayForEach(element, links) {
-        collcalc_json_path_push_index(&ctx->path, index);
-        status = load_link(ctx, element, &table->links[index]);
-        if (status == COLLCALC_OK)
-            status = collcalc_names_check_unique(ctx, &link_names, table->links, index);
-        collcalc_json_path_pop(&ctx->path);
-        if (status != COLLCALC_OK)
-            break;
-        index++;
-    }
-    collcalc_json_leave(ctx);
-    if (status != COLLCALC_OK) {
-        collcalc_link_table_free(table);
-        return status;
-    }
     *out_table = table;
     return COLLCALC_OK;
 }

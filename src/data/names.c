@@ -168,3 +168,48 @@ const void *collcalc_names_find(const collcalc_names_layout *layout, const void 
     }
     return NULL;
 }
+
+collcalc_status collcalc_names_load_entries(collcalc_json_ctx *ctx, const cJSON *root,
+                                            const collcalc_names_layout *layout,
+                                            size_t max_entries, size_t header_size,
+                                            collcalc_entry_loader load, const void *context,
+                                            void **out_block, size_t *out_count)
+{
+    const cJSON *array = collcalc_json_enter(ctx, root, layout->array_key);
+    size_t count = 0;
+    collcalc_status status = collcalc_json_as_array(ctx, array, 1, max_entries, &count);
+    if (status != COLLCALC_OK) {
+        collcalc_json_leave(ctx);
+        return status;
+    }
+    /* cJSON's allocator, like the parse, so one hook covers a whole load. */
+    size_t bytes = header_size + count * layout->stride;
+    unsigned char *block = cJSON_malloc(bytes);
+    if (block == NULL) {
+        collcalc_json_leave(ctx);
+        return collcalc_diag_fail(ctx->diag, COLLCALC_ERR_NOMEM, "out of memory loading %zu %s",
+                                  count, layout->array_key);
+    }
+    memset(block, 0, bytes);
+    unsigned char *entries = block + header_size;
+    const cJSON *element;
+    size_t index = 0;
+    cJSON_ArrayForEach(element, array) {
+        collcalc_json_path_push_index(&ctx->path, index);
+        status = load(ctx, element, entries + index * layout->stride, context);
+        if (status == COLLCALC_OK)
+            status = collcalc_names_check_unique(ctx, layout, entries, index);
+        collcalc_json_path_pop(&ctx->path);
+        if (status != COLLCALC_OK)
+            break;
+        index++;
+    }
+    collcalc_json_leave(ctx);
+    if (status != COLLCALC_OK) {
+        cJSON_free(block);
+        return status;
+    }
+    *out_block = block;
+    *out_count = count;
+    return COLLCALC_OK;
+}

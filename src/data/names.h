@@ -59,4 +59,20 @@ collcalc_status collcalc_names_check_unique(collcalc_json_ctx *ctx,
 const void *collcalc_names_find(const collcalc_names_layout *layout, const void *entries,
                                 size_t count, const char *name);
 
+/* Loads one element of a table's array into entry (zeroed, the path ends at
+ * the element); context is the caller's. */
+typedef collcalc_status (*collcalc_entry_loader)(collcalc_json_ctx *ctx, const cJSON *element,
+                                                 void *entry, const void *context);
+
+/* Loads root[layout->array_key], an array of 1..max_entries elements, into a
+ * new zeroed block of header_size + count x layout->stride bytes from
+ * cJSON_malloc (free with cJSON_free): entry i starts at header_size + i x
+ * stride. Each element goes through load, then its names are checked
+ * unique. On success the caller owns *out_block and fills in the header. */
+collcalc_status collcalc_names_load_entries(collcalc_json_ctx *ctx, const cJSON *root,
+                                            const collcalc_names_layout *layout,
+                                            size_t max_entries, size_t header_size,
+                                            collcalc_entry_loader load, const void *context,
+                                            void **out_block, size_t *out_count);
+
 #endif

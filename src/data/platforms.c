@@ -226,6 +226,12 @@ static collcalc_status load_platform(collcalc_json_ctx *ctx, const cJSON *object
     return COLLCALC_OK;
 }
 
+static collcalc_status load_platform_entry(collcalc_json_ctx *ctx, const cJSON *element,
+                                           void *entry, const void *context)
+{
+    return load_platform(ctx, element, context, entry);
+}
+
 static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
                                   const collcalc_link_table *links,
                                   collcalc_platform_table **out_table)
@@ -239,41 +245,15 @@ static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
     if (status != COLLCALC_OK)
         return status;
 
-    const cJSON *platforms = collcalc_json_enter(ctx, root, "platforms");
+    void *block = NULL;
     size_t count = 0;
-    status = collcalc_json_as_array(ctx, platforms, 1, COLLCALC_PLATFORMS_MAX, &count);
-    if (status != COLLCALC_OK) {
-        collcalc_json_leave(ctx);
+    status = collcalc_names_load_entries(ctx, root, &platform_names, COLLCALC_PLATFORMS_MAX,
+                                         offsetof(collcalc_platform_table, platforms),
+                                         load_platform_entry, links, &block, &count);
+    if (status != COLLCALC_OK)
         return status;
-    }
-    /* cJSON's allocator, like the parse, so one hook covers a whole load. */
-    size_t bytes = sizeof(collcalc_platform_table) + count * sizeof(collcalc_platform);
-    collcalc_platform_table *table = cJSON_malloc(bytes);
-    if (table == NULL) {
-        collcalc_json_leave(ctx);
-        return collcalc_diag_fail(ctx->diag, COLLCALC_ERR_NOMEM,
-                                  "out of memory loading %zu platforms", count);
-    }
-    memset(table, 0, bytes);
+    collcalc_platform_table *table = block;
     table->count = count;
-
-    const cJSON *element;
-    size_t index = 0;
-    cJSON_ArrayForEach(element, platforms) {
-        collcalc_json_path_push_index(&ctx->path, index);
-        status = load_platform(ctx, element, links, &table->platforms[index]);
-        if (status == COLLCALC_OK)
-            status = collcalc_names_check_unique(ctx, &platform_names, table->platforms, index);
-        collcalc_json_path_pop(&ctx->path);
-        if (status != COLLCALC_OK)
-            break;
-        index++;
-    }
-    collcalc_json_leave(ctx);
-    if (status != COLLCALC_OK) {
-        collcalc_platform_table_free(table);
-        return status;
-    }
     *out_table = table;
     return COLLCALC_OK;
 }
