@@ -312,7 +312,7 @@ int cmd_links(const char *command, int argc, char **argv, FILE *in, FILE *out, F
             code = usage_error(&settings, "--platform",
                                "unknown platform '%.40s' (see 'collcalc platforms')",
                                settings.platform_name);
-        if (code == 0) {
+        if (code == 0 && platform != NULL) {
             /* The platform's tiers from the GPU outwards; a missing tier is skipped. */
             const char *tiers[] = {platform->memory_link, platform->intra_link, platform->host_link,
                                    platform->inter_link};

@@ -104,11 +104,9 @@ bool collcalc_algo_applies(collcalc_op op, collcalc_algo algo, const collcalc_cl
         reason = "needs a power-of-two GPU count (bruck works for any count)";
     else if (algo == COLLCALC_ALGO_HIERARCHICAL && nodes < 2)
         reason = "needs more than one node";
-    else if (algo == COLLCALC_ALGO_HIERARCHICAL && p % g != 0)
-        reason = "needs every node full";
     else if (algo == COLLCALC_ALGO_NVLS && (!cluster->nvls_intra || g < 2))
         reason = "needs an NVSwitch that reduces in the switch (NVLS)";
-    else if (algo == COLLCALC_ALGO_NVLS && nodes > 1 && p % g != 0)
+    else if ((algo == COLLCALC_ALGO_HIERARCHICAL || algo == COLLCALC_ALGO_NVLS) && p % g != 0)
         reason = "needs every node full";
     if (why_not != NULL)
         *why_not = reason;
