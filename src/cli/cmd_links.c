@@ -258,7 +258,7 @@ static void print_csv(const cli_settings *settings)
           out);
     for (size_t i = 0; i < collcalc_link_table_count(settings->links); i++) {
         const collcalc_link *link = collcalc_link_table_at(settings->links, i);
-        fprintf(out, "%s,%s,%s,%.4g,%.4g,%s,%.4g,", link->name, collcalc_tier_name(link->tier),
+        fprintf(out, "%s,%s,%s,%.10g,%.10g,%s,%.10g,", link->name, collcalc_tier_name(link->tier),
                 collcalc_link_class_name(link->link_class), link->bw_per_direction_GBps,
                 link->headline_GBps, collcalc_headline_counts_name(link->headline_counts),
                 link->alpha_us);
