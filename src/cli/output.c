@@ -223,9 +223,22 @@ static void table_header(FILE *out, const cli_settings *settings, const collcalc
                 c->inter.alpha_us, basis_phrase(settings->basis));
 }
 
+/* Index of the fastest result among the algorithms NCCL runs, or count
+ * when there is none. */
+static size_t fastest_in_nccl(const collcalc_result *results, size_t count)
+{
+    size_t best = count;
+    for (size_t i = 0; i < count; i++)
+        if (collcalc_algo_in_nccl(results[i].op, results[i].algo) &&
+            (best == count || results[i].time_us < results[best].time_us))
+            best = i;
+    return best;
+}
+
 static int table_results(const cli_settings *settings, const collcalc_query *query,
                          const collcalc_result *results, size_t count, size_t fastest)
 {
+    size_t nccl_best = fastest_in_nccl(results, count);
     FILE *out = settings->out;
     table_header(out, settings, query);
     fprintf(out, "\n%-19s %4s %6s %10s %10s %10s %10s %10s %11s %11s  %s\n", "algorithm", "nccl",
@@ -244,7 +257,11 @@ static int table_results(const cli_settings *settings, const collcalc_query *que
                 collcalc_format_time_us(time, sizeof time, r->time_us),
                 collcalc_format_bandwidth_GBps(alg, sizeof alg, r->algbw_GBps),
                 collcalc_format_bandwidth_GBps(bus, sizeof bus, r->busbw_GBps),
-                collcalc_dominant_name(r->dominant), count > 1 && i == fastest ? "  <- fastest" : "");
+                collcalc_dominant_name(r->dominant),
+                count < 2         ? ""
+                : i == fastest    ? "  <- fastest"
+                : i == nccl_best  ? "  <- fastest NCCL runs"
+                                  : "");
     }
     for (size_t i = 0; i < count; i++) {
         const collcalc_result *r = &results[i];
