@@ -178,13 +178,16 @@ collcalc_status collcalc_model_evaluate(const collcalc_query *query, collcalc_al
                                         collcalc_result *out_result, collcalc_diag *diag);
 
 /* Costs every applicable algorithm for the query's op, in enum order, into
- * results[0..*out_count); *out_fastest is the index of the smallest time
- * (first on ties) among the contenders: the centralized all-reduce is listed
- * but never marked fastest (its two steps hide p-1 messages converging on
- * GPU 0's port). capacity >= COLLCALC_ALGO_COUNT always suffices. */
+ * results[0..*out_count); *out_fastest is collcalc_fastest_index of them.
+ * capacity >= COLLCALC_ALGO_COUNT always suffices. */
 collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcalc_result *results,
                                             size_t capacity, size_t *out_count, size_t *out_fastest,
                                             collcalc_diag *diag);
+
+/* Index of the fastest of results[0..count) (first on ties); the
+ * centralized all-reduce is never chosen over another algorithm (its two
+ * steps hide p-1 messages converging on GPU 0's port). 0 when count is 0. */
+size_t collcalc_fastest_index(const collcalc_result *results, size_t count);
 
 /* Fills link params from a table entry under a bandwidth basis. */
 void collcalc_link_params_from_link(const collcalc_link *link, collcalc_bw_basis basis,

@@ -56,22 +56,16 @@ typedef struct {
     collcalc_cluster cluster;
 } config;
 
-/* Index of the fastest algorithm among `algos` at `size`; -1 on failure. */
+/* Index of the fastest algorithm among `algos` at `size` (the model's
+ * rule, collcalc_fastest_index); -1 on failure. */
 static int fastest_at(collcalc_query *query, const collcalc_algo *algos, int count, uint64_t size)
 {
     query->size_bytes = size;
-    int best = -1;
-    double best_time = 0.0;
-    for (int i = 0; i < count; i++) {
-        collcalc_result r;
-        if (collcalc_model_evaluate(query, algos[i], &r, NULL) != COLLCALC_OK)
-            continue;
-        if (best < 0 || r.time_us < best_time) {
-            best = i;
-            best_time = r.time_us;
-        }
-    }
-    return best;
+    collcalc_result results[COLLCALC_ALGO_COUNT];
+    for (int i = 0; i < count; i++)
+        if (collcalc_model_evaluate(query, algos[i], &results[i], NULL) != COLLCALC_OK)
+            return -1;
+    return (int)collcalc_fastest_index(results, (size_t)count);
 }
 
 typedef struct {
@@ -155,7 +149,6 @@ static int compare_algorithms(cli_settings *settings, collcalc_query *query, con
     }
     for (int s = 0; s < size_count; s++) {
         collcalc_result results[COLLCALC_ALGO_COUNT];
-        int best = 0;
         query->size_bytes = sizes[s];
         for (int i = 0; i < algo_count; i++) {
             collcalc_diag diag;
@@ -163,9 +156,8 @@ static int compare_algorithms(cli_settings *settings, collcalc_query *query, con
                 cJSON_Delete(doc);
                 return data_error(settings, NULL, "%s", diag.message);
             }
-            if (results[i].time_us < results[best].time_us)
-                best = i;
         }
+        int best = (int)collcalc_fastest_index(results, (size_t)algo_count);
         for (int i = 0; i < algo_count; i++) {
             const collcalc_result *r = &results[i];
             double ratio = results[best].time_us > 0 ? r->time_us / results[best].time_us : 1.0;

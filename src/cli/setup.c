@@ -276,12 +276,10 @@ int settings_evaluate(const cli_settings *settings, const collcalc_query *query,
     } else {
         for (int i = 0; i < settings->algo_count && status == COLLCALC_OK; i++) {
             status = collcalc_model_evaluate(query, settings->algos[i], &results[count], &diag);
-            if (status == COLLCALC_OK) {
-                if (results[count].time_us < results[fastest].time_us)
-                    fastest = count;
+            if (status == COLLCALC_OK)
                 count++;
-            }
         }
+        fastest = collcalc_fastest_index(results, count);
     }
     if (status == COLLCALC_ERR_UNSUPPORTED)
         return usage_error(settings, "--algo", "%s", diag.message);

@@ -726,18 +726,31 @@ collcalc_status collcalc_json_as_enum(collcalc_json_ctx *ctx, const cJSON *item,
     return collcalc_json_fail(ctx, "must be one of %s (got '%s')", list, quoted);
 }
 
-collcalc_status collcalc_json_as_number(collcalc_json_ctx *ctx, const cJSON *item, double min,
-                                        double max, unsigned flags, double *out)
+/* The checks every numeric getter starts with: present, a number (what
+ * names the expected kind), finite. */
+static collcalc_status read_finite_number(collcalc_json_ctx *ctx, const cJSON *item,
+                                          const char *what, double *out)
 {
     if (item == NULL)
         return fail_missing(ctx);
     if (!cJSON_IsNumber(item))
-        return fail_type(ctx, item, "a number");
+        return fail_type(ctx, item, what);
     double value = item->valuedouble;
     if (isnan(value)) /* only from trees built in code: JSON text has no NaN */
         return collcalc_json_fail(ctx, "must be a finite number (got nan)");
     if (!isfinite(value))
         return collcalc_json_fail(ctx, "must be a finite number (this one overflows a double)");
+    *out = value;
+    return COLLCALC_OK;
+}
+
+collcalc_status collcalc_json_as_number(collcalc_json_ctx *ctx, const cJSON *item, double min,
+                                        double max, unsigned flags, double *out)
+{
+    double value = 0.0;
+    collcalc_status status = read_finite_number(ctx, item, "a number", &value);
+    if (status != COLLCALC_OK)
+        return status;
     char got[40], bound[40];
     format_number(got, sizeof got, value);
     bool min_strict = (flags & COLLCALC_JSON_MIN_EXCLUSIVE) != 0;
@@ -759,15 +772,10 @@ collcalc_status collcalc_json_as_number(collcalc_json_ctx *ctx, const cJSON *ite
 collcalc_status collcalc_json_as_integer(collcalc_json_ctx *ctx, const cJSON *item, int64_t min,
                                          int64_t max, int64_t *out)
 {
-    if (item == NULL)
-        return fail_missing(ctx);
-    if (!cJSON_IsNumber(item))
-        return fail_type(ctx, item, "a whole number");
-    double value = item->valuedouble;
-    if (isnan(value)) /* only from trees built in code: JSON text has no NaN */
-        return collcalc_json_fail(ctx, "must be a finite number (got nan)");
-    if (!isfinite(value))
-        return collcalc_json_fail(ctx, "must be a finite number (this one overflows a double)");
+    double value = 0.0;
+    collcalc_status status = read_finite_number(ctx, item, "a whole number", &value);
+    if (status != COLLCALC_OK)
+        return status;
     char got[40];
     format_number(got, sizeof got, value);
     if (value != floor(value))

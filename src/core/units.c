@@ -747,19 +747,28 @@ static bool whole_multiple(size_t index, double scaled)
     return scaled == floor(scaled);
 }
 
+/* A human quantity on a unit ladder: n/a, the zero text, a sign, then the
+ * magnitude in the largest unit that keeps it >= 1. */
+static char *format_on_ladder(char *buffer, size_t buffer_size, double value, const char *zero,
+                              const unit_step *units, size_t count,
+                              bool (*whole_in)(size_t index, double scaled))
+{
+    char local[FORMAT_BUFFER];
+    if (!format_special(local, sizeof local, value, zero)) {
+        local[0] = '-';
+        size_t skip = value < 0 ? 1 : 0;
+        format_ladder(local + skip, sizeof local - skip, fabs(value), units, count, whole_in);
+    }
+    return finish(buffer, buffer_size, local);
+}
+
 char *collcalc_format_bytes_si(char *buffer, size_t buffer_size, double bytes)
 {
     static const unit_step units[] = {{"B", 1.0},   {"kB", 1e3},  {"MB", 1e6},
                                       {"GB", 1e9},  {"TB", 1e12}, {"PB", 1e15},
                                       {"EB", 1e18}};
-    char local[FORMAT_BUFFER];
-    if (!format_special(local, sizeof local, bytes, "0 B")) {
-        local[0] = '-';
-        size_t skip = bytes < 0 ? 1 : 0;
-        format_ladder(local + skip, sizeof local - skip, fabs(bytes), units,
-                      sizeof units / sizeof units[0], whole_bytes_only);
-    }
-    return finish(buffer, buffer_size, local);
+    return format_on_ladder(buffer, buffer_size, bytes, "0 B", units, sizeof units / sizeof units[0],
+                            whole_bytes_only);
 }
 
 char *collcalc_format_bytes_iec(char *buffer, size_t buffer_size, double bytes)
@@ -768,27 +777,15 @@ char *collcalc_format_bytes_iec(char *buffer, size_t buffer_size, double bytes)
         {"B", 1.0},           {"KiB", 1024.0},           {"MiB", 1048576.0},
         {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}, {"PiB", 1125899906842624.0},
         {"EiB", 1152921504606846976.0}};
-    char local[FORMAT_BUFFER];
-    if (!format_special(local, sizeof local, bytes, "0 B")) {
-        local[0] = '-';
-        size_t skip = bytes < 0 ? 1 : 0;
-        format_ladder(local + skip, sizeof local - skip, fabs(bytes), units,
-                      sizeof units / sizeof units[0], whole_multiple);
-    }
-    return finish(buffer, buffer_size, local);
+    return format_on_ladder(buffer, buffer_size, bytes, "0 B", units, sizeof units / sizeof units[0],
+                            whole_multiple);
 }
 
 char *collcalc_format_time_us(char *buffer, size_t buffer_size, double time_us)
 {
     static const unit_step units[] = {{"ns", 1e-3}, {"us", 1.0}, {"ms", 1e3}, {"s", 1e6}};
-    char local[FORMAT_BUFFER];
-    if (!format_special(local, sizeof local, time_us, "0 us")) {
-        local[0] = '-';
-        size_t skip = time_us < 0 ? 1 : 0;
-        format_ladder(local + skip, sizeof local - skip, fabs(time_us), units,
-                      sizeof units / sizeof units[0], NULL);
-    }
-    return finish(buffer, buffer_size, local);
+    return format_on_ladder(buffer, buffer_size, time_us, "0 us", units, sizeof units / sizeof units[0],
+                            NULL);
 }
 
 /* Writes value with a comma every three digits into out (>= 27 bytes). */

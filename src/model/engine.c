@@ -257,7 +257,7 @@ collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcal
     collcalc_status status = collcalc_query_validate(query, diag);
     if (status != COLLCALC_OK)
         return status;
-    size_t count = 0, fastest = 0;
+    size_t count = 0;
     for (int i = 0; i < ALGORITHM_COUNT; i++) {
         if (ALGORITHMS[i].op != query->op ||
             !collcalc_algo_applies(query->op, ALGORITHMS[i].algo, &query->cluster, NULL))
@@ -267,16 +267,23 @@ collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcal
         status = collcalc_model_evaluate(query, ALGORITHMS[i].algo, &results[count], diag);
         if (status != COLLCALC_OK)
             return status;
-        /* The centralized all-reduce is the seed's counter-example, not a
-         * contender: its 2 steps hide p-1 messages converging on one port. */
-        bool contender = ALGORITHMS[i].algo != COLLCALC_ALGO_CENTRALIZED;
-        bool fastest_is_contender = results[fastest].algo != COLLCALC_ALGO_CENTRALIZED;
-        if (count == 0 || (contender && (!fastest_is_contender ||
-                                         results[count].time_us < results[fastest].time_us)))
-            fastest = count;
         count++;
     }
     *out_count = count;
-    *out_fastest = fastest;
+    *out_fastest = collcalc_fastest_index(results, count);
     return COLLCALC_OK;
+}
+
+size_t collcalc_fastest_index(const collcalc_result *results, size_t count)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < count; i++) {
+        /* The centralized all-reduce is the seed's counter-example, not a
+         * contender: its 2 steps hide p-1 messages converging on one port. */
+        bool contender = results[i].algo != COLLCALC_ALGO_CENTRALIZED;
+        bool best_is_contender = results[best].algo != COLLCALC_ALGO_CENTRALIZED;
+        if (contender && (!best_is_contender || results[i].time_us < results[best].time_us))
+            best = i;
+    }
+    return best;
 }
