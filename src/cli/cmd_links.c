@@ -304,6 +304,8 @@ int cmd_links(const char *command, int argc, char **argv, FILE *in, FILE *out, F
     if (code == 0)
         code = settings_load_links(&settings);
     char platform_path[4 * COLLCALC_NAME_MAX + 8];
+    if (code == 0 && settings.platforms_file != NULL)
+        code = settings_load_platforms(&settings);
     if (code == 0 && settings.platform_name != NULL) {
         code = settings_load_platforms(&settings);
         const collcalc_platform *platform =

@@ -435,6 +435,13 @@ static int lookup_link(cli_settings *settings, const char *option, const char *n
 int settings_build_cluster(cli_settings *settings, int link_index, collcalc_cluster *out_cluster)
 {
     memset(out_cluster, 0, sizeof *out_cluster);
+    if (settings->platforms_file != NULL) {
+        /* A table the user named is read (and refused if broken) even when
+         * no --platform picks from it: nothing given is silently ignored. */
+        int code = settings_load_platforms(settings);
+        if (code != 0)
+            return code;
+    }
     if (settings->platform_name != NULL && settings->platform == NULL) {
         int code = apply_platform(settings);
         if (code != 0)

@@ -181,6 +181,8 @@ static void errors(void **state)
         {"collcalc allreduce --size 1MB --gpus 16 --gpus-per-node 8 --intra nvlink4 --inter ib-ndr --bw 400GB/s", 2, "--bw"},
         {"collcalc platforms --bogus", 2, "unknown option '--bogus'"},
         {"collcalc links --platform nope", 2, "unknown platform 'nope'"},
+        {"collcalc links --platforms /nonexistent/p.json", 1, "/nonexistent/p.json: cannot open"},
+        {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --platforms /nonexistent/p.json", 1, "cannot open"},
         {"collcalc compare --gpus 8 --link nvlink5", 2, "missing the operation"},
         {"collcalc compare allreduce --gpus 8 --link nvlink5 --sizes 1MB,xyz", 2, "--sizes"},
         {"collcalc compare allreduce --size 1MB --placement gpus-per-node=8,color=red", 2, "unknown key 'color'"},
