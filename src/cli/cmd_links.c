@@ -23,6 +23,7 @@ static const char HELP[] =
     "                     PCIe, NIC (see 'collcalc platforms')\n"
     "  --bw-basis B       per-direction (default) or headline (the seed text's figures)\n"
     "  --links FILE       a JSON link table instead of the built-in one\n"
+    "  --platforms FILE   a JSON platform table for --platform\n"
     "  --format F         table (default), json or csv\n"
     "  -h, --help         this text\n"
     "\n"
