@@ -11,6 +11,10 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default) /* the public API; everything else is hidden */
+#endif
+
 /* Buffer sizes, including the NUL: names and aliases hold at most 31
  * characters, descriptions and sources at most 255 bytes. */
 #define COLLCALC_NAME_MAX 32
@@ -120,6 +124,10 @@ const char *collcalc_link_class_name(collcalc_link_class link_class);
 const char *collcalc_headline_counts_name(collcalc_headline_counts counts);
 /* "per-direction", "headline". */
 const char *collcalc_bw_basis_name(collcalc_bw_basis basis);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

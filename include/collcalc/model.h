@@ -14,6 +14,10 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default) /* the public API; everything else is hidden */
+#endif
+
 /* Collective operations. The message size S has nccl-tests' meaning for each
  * (PRODUCT.md): all-reduce the buffer; all-gather the whole gathered output;
  * reduce-scatter the whole input; all-to-all one rank's whole send buffer;
@@ -203,6 +207,10 @@ int collcalc_cluster_nodes(const collcalc_cluster *cluster);
 /* Default bandwidth fraction of NCCL's double binary tree all-reduce: NCCL
  * 2.30.7 src/graph/tuning.cc multiplies Tree AllReduce busBw by 0.92. */
 #define COLLCALC_TREE_EFFICIENCY_DEFAULT 0.92
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,10 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default) /* the public API; everything else is hidden */
+#endif
+
 /* Most platforms one table may hold. */
 #define COLLCALC_PLATFORMS_MAX 256
 
@@ -81,6 +85,10 @@ const collcalc_platform *collcalc_platform_table_at(const collcalc_platform_tabl
 /* By name or alias, case-insensitively; NULL when absent. Borrowed. */
 const collcalc_platform *collcalc_platform_table_find(const collcalc_platform_table *table,
                                                       const char *name);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,10 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default) /* the public API; everything else is hidden */
+#endif
+
 /* Every library function that can fail returns one of these. The library never
  * prints and never exits: the caller decides what a status means to a user
  * (the CLI maps a bad option value to exit 2 and bad data to exit 1). */
@@ -43,6 +47,10 @@ void collcalc_diag_clear(collcalc_diag *diag);
 
 /* Short English name of a status ("ok", "invalid", ...). Never NULL. */
 const char *collcalc_status_name(collcalc_status status);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,10 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default) /* the public API; everything else is hidden */
+#endif
+
 /* Parses a message size into bytes. Units are case-sensitive:
  *   "100MB" = 100,000,000 (SI: kB/KB, MB, GB, TB, PB)
  *   "100MiB" = 104,857,600 (IEC: KiB, MiB, GiB, TiB, PiB)
@@ -93,6 +97,10 @@ char *collcalc_format_bandwidth_GBps(char *buffer, size_t buffer_size, double GB
 
 /* Whole number with thousands separators: 175000000 -> "175,000,000". */
 char *collcalc_format_grouped_u64(char *buffer, size_t buffer_size, uint64_t value);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

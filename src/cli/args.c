@@ -1,5 +1,5 @@
 /* Table-driven option parsing for every command. */
-#include "cli/args.h"
+#include "args.h"
 
 #include <stdio.h>
 #include <string.h>

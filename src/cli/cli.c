@@ -1,9 +1,9 @@
 /* collcalc's entry: the command table, top-level --help and --version. */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <string.h>
 
-#include "cli/commands.h"
+#include "commands.h"
 #include "collcalc/model.h"
 
 #ifndef COLLCALC_VERSION

@@ -2,9 +2,9 @@
  * one collective, one or all algorithms, on a link or a cluster. */
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/output.h"
-#include "cli/setup.h"
+#include "commands.h"
+#include "output.h"
+#include "setup.h"
 
 static const char HELP[] =
     "Usage: collcalc %s --size SIZE --gpus N --link NAME [options]\n"

@@ -4,9 +4,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/output.h"
-#include "cli/setup.h"
+#include "commands.h"
+#include "output.h"
+#include "setup.h"
 #include "collcalc/units.h"
 
 static const char HELP[] =

@@ -1,8 +1,8 @@
 /* collcalc platforms: the platform presets (GPUs per node or NVLink domain,
  * links, NICs, NVLS) that --platform fills in. */
-#include "cli/commands.h"
-#include "cli/output.h"
-#include "cli/setup.h"
+#include "commands.h"
+#include "output.h"
+#include "setup.h"
 
 static const char HELP[] =
     "Usage: collcalc platforms [--platforms FILE] [--format table|json|csv]\n"

@@ -2,10 +2,10 @@
  * optionally in nccl-tests' own column layout so runs compare line by line. */
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/output.h"
-#include "cli/setup.h"
-#include "cli/sizes.h"
+#include "commands.h"
+#include "output.h"
+#include "setup.h"
+#include "sizes.h"
 #include "collcalc/units.h"
 
 static const char HELP[] =

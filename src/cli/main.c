@@ -1,7 +1,7 @@
 /* collcalc's process entry point: everything else lives in the CLI library. */
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /* Table, JSON and CSV rendering of collective results, and --explain. */
-#include "cli/output.h"
+#include "output.h"
 
 #include <math.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "cli/setup.h"
+#include "setup.h"
 #include "collcalc/model.h"
 
 /* Prints the results of one query (one or more algorithms) in the chosen

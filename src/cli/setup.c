@@ -1,5 +1,5 @@
 /* Common options, link loading, cluster building and error lines. */
-#include "cli/setup.h"
+#include "setup.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/args.h"
+#include "args.h"
 #include "collcalc/links.h"
 #include "collcalc/platforms.h"
 #include "collcalc/model.h"

@@ -1,5 +1,5 @@
 /* Size lists: -b/-e/-f/-i as nccl-tests, or --sizes lists and ranges. */
-#include "cli/sizes.h"
+#include "sizes.h"
 
 #include <string.h>
 

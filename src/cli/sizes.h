@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/setup.h"
+#include "setup.h"
 
 #define MAX_SWEEP_SIZES 4096
 

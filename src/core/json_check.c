@@ -1,5 +1,5 @@
 /* Strict, typed access to JSON documents on top of cJSON (see json_check.h). */
-#include "core/json_check.h"
+#include "json_check.h"
 
 #include <inttypes.h>
 #include <math.h>

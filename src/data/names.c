@@ -1,6 +1,6 @@
 /* Names and aliases of data-table entries: one implementation of the name
  * rules for every loader, so links and platforms cannot drift apart. */
-#include "data/names.h"
+#include "names.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "collcalc/links.h"
-#include "core/json_check.h"
+#include "json_check.h"
 
 /* Where the names sit in one table's entry type, so the helpers below can
  * walk an array of collcalc_link or collcalc_platform alike. Both types hold

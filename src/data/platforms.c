@@ -33,8 +33,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/json_check.h"
-#include "data/names.h"
+#include "json_check.h"
+#include "names.h"
 
 /* The only schema this code reads; a newer file must be refused, not
  * half-understood. */

@@ -1,6 +1,6 @@
 /* Direct algorithms: the centralized all-reduce (everything to GPU 0 and
  * back: the seed's counter-example) and pairwise all-to-all. */
-#include "model/phases.h"
+#include "phases.h"
 
 #include <stdio.h>
 

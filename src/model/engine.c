@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "model/phases.h"
+#include "phases.h"
 
 typedef struct {
     collcalc_op op;

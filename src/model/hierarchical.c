@@ -1,7 +1,7 @@
 /* Two-level algorithms for clusters: the 2-D (hierarchical) all-reduce,
  * all-gather and reduce-scatter, and in-network reduction (NVLink SHARP in
  * the NVSwitch, SHARP in InfiniBand switches). */
-#include "model/phases.h"
+#include "phases.h"
 
 #include <stdio.h>
 

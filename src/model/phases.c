@@ -1,5 +1,5 @@
 /* Hops and phase construction shared by every algorithm builder. */
-#include "model/phases.h"
+#include "phases.h"
 
 #include <stdarg.h>
 #include <stdio.h>

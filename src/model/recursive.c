@@ -5,7 +5,7 @@
  * power of two the p - p' extra ranks (p' = largest power of two <= p) first
  * fold their data into a partner and get the result back at the end: two
  * more steps, as MPICH does. */
-#include "model/phases.h"
+#include "phases.h"
 
 enum { MAX_ROUNDS = 64 };
 

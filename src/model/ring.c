@@ -1,7 +1,7 @@
 /* Ring algorithms: all-reduce (reduce-scatter + all-gather around a ring),
  * all-gather, reduce-scatter, pipelined chain broadcast/reduce, and the
  * shift-by-one send/recv that nccl-tests' sendrecv_perf runs. */
-#include "model/phases.h"
+#include "phases.h"
 
 collcalc_status build_ring(build_ctx *ctx, collcalc_diag *diag)
 {

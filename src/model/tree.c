@@ -1,6 +1,6 @@
 /* Tree algorithms: NCCL's pipelined double binary tree all-reduce (chains
  * inside nodes, trees between nodes) and binomial-tree broadcast/reduce. */
-#include "model/phases.h"
+#include "phases.h"
 
 #include <stdio.h>
 

@@ -12,7 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "collcalc/links.h"
-#include "core/json_check.h"
+#include "json_check.h"
 
 /* Asserts that text contains needle, printing both when it does not. */
 #define assert_contains(text, needle)                                                   \
