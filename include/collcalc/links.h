@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "collcalc/model.h"
 #include "collcalc/status.h"
 
 #ifdef __cplusplus
@@ -112,6 +113,74 @@ const collcalc_link *collcalc_link_table_find(const collcalc_link_table *table, 
  * bw_per_direction_GBps or headline_GBps. NaN for a NULL link or unknown
  * basis, so a misuse shows up in the model's finiteness checks. */
 double collcalc_link_bandwidth_GBps(const collcalc_link *link, collcalc_bw_basis basis);
+
+/* The model's figures for a table entry under a basis: name, bandwidth
+ * (collcalc_link_bandwidth_GBps), alpha, and nvlink = (link_class is
+ * COLLCALC_LINK_CLASS_NVLINK). A NULL link gives collcalc_link_params_init's
+ * values. Implemented in src/data/link_params.c. */
+void collcalc_link_params_from_link(const collcalc_link *link, collcalc_bw_basis basis,
+                                    collcalc_link_params *out_params);
+
+/* Physical bounds on link figures, shared by the link table loader and the
+ * --bw/--alpha overrides (data/README.md, "Physical bounds"). Bandwidths
+ * from 1 MB/s (slower than any link collcalc models: 10 Mb Ethernet is
+ * 1.25 MB/s) to 100 TB/s (ten times the fastest figure in the table,
+ * NV-HBI's 10 TB/s headline); latencies 0, or from 1 ps to 1 s per step. */
+#define COLLCALC_LINK_BW_MIN_GBPS 0.001
+#define COLLCALC_LINK_BW_MAX_GBPS 100000.0
+#define COLLCALC_LINK_ALPHA_MIN_US 1e-6 /* smallest non-zero latency */
+#define COLLCALC_LINK_ALPHA_MAX_US 1e6
+
+/* Checks a bandwidth (GB/s) against the bounds: finite and within
+ * [COLLCALC_LINK_BW_MIN_GBPS, COLLCALC_LINK_BW_MAX_GBPS]. diag gets
+ * "must be between 0.001 and 100000 GB/s (got 5e-324)", no prefix. */
+collcalc_status collcalc_link_check_bandwidth_GBps(double GBps, collcalc_diag *diag);
+
+/* Checks a per-step latency (us): 0, or finite within
+ * [COLLCALC_LINK_ALPHA_MIN_US, COLLCALC_LINK_ALPHA_MAX_US]. */
+collcalc_status collcalc_link_check_alpha_us(double alpha_us, collcalc_diag *diag);
+
+/* Refuses a link that cannot carry traffic between GPUs or NICs: a memory
+ * tier (HBM, NV-HBI: tier on-package or class memory). diag:
+ * "'hbm3' is a memory tier (on-package), not a link between GPUs", no
+ * prefix. NULL link is COLLCALC_ERR_INVALID. */
+collcalc_status collcalc_link_check_between_gpus(const collcalc_link *link, collcalc_diag *diag);
+
+/* Overlay tables (a user's --links file on top of the built-in table). */
+
+/* Where an entry of a table came from. */
+typedef enum {
+    COLLCALC_ENTRY_BASE = 0, /* the base table (the built-in one), unchanged */
+    COLLCALC_ENTRY_ADDED,    /* the overlay, with a name the base did not have */
+    COLLCALC_ENTRY_REPLACED  /* the overlay, replacing the base entry of that name */
+} collcalc_entry_origin;
+
+/* As collcalc_link_table_parse, with origin naming the document in every
+ * message ("my-links.json: links[2].alpha_us: ...", "<stdin>: line 3,
+ * ..."); origin may be NULL. */
+collcalc_status collcalc_link_table_parse_named(const char *json_text, size_t json_length,
+                                                const char *origin,
+                                                collcalc_link_table **out_table,
+                                                collcalc_diag *diag);
+
+/* A new table: base's entries in base order, each replaced in place by the
+ * overlay entry of the same name (ignoring case; the overlay's aliases
+ * replace the base entry's), then overlay's other entries in file order.
+ * Refused (COLLCALC_ERR_INVALID) when an overlay name or alias equals an
+ * alias or name of a different base entry, or the result would hold more
+ * than COLLCALC_LINKS_MAX links. Both inputs are borrowed; the caller owns
+ * *out_table (free with collcalc_link_table_free), NULL on failure. */
+collcalc_status collcalc_link_table_overlay(const collcalc_link_table *base,
+                                            const collcalc_link_table *overlay,
+                                            collcalc_link_table **out_table,
+                                            collcalc_diag *diag);
+
+/* Where entry index came from; COLLCALC_ENTRY_BASE for a parsed table or an
+ * index out of range. */
+collcalc_entry_origin collcalc_link_table_origin(const collcalc_link_table *table, size_t index);
+
+/* Number of entries with origin COLLCALC_ENTRY_REPLACED (0 for NULL). */
+size_t collcalc_link_table_replaced_count(const collcalc_link_table *table);
 
 /* Stable lowercase names used in JSON files and output. Static strings,
  * never NULL; "unknown" for a value outside the enum. */

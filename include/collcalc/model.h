@@ -1,5 +1,8 @@
 /* The collective cost model: phases of steps over links (alpha-beta), for one
- * homogeneous link or a cluster of nodes (NVLink domains) joined by NICs. */
+ * homogeneous link or a cluster of nodes (NVLink domains) joined by NICs.
+ * Values in, values out: the model never reads a table (turning a link-table
+ * entry into collcalc_link_params is collcalc_link_params_from_link in
+ * collcalc/links.h). Every formula is described in doc/MODEL.md. */
 #ifndef COLLCALC_MODEL_H
 #define COLLCALC_MODEL_H
 
@@ -7,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collcalc/links.h"
 #include "collcalc/status.h"
 
 #ifdef __cplusplus
@@ -19,9 +21,9 @@ extern "C" {
 #endif
 
 /* Collective operations. The message size S has nccl-tests' meaning for each
- * (PRODUCT.md): all-reduce the buffer; all-gather the whole gathered output;
- * reduce-scatter the whole input; all-to-all one rank's whole send buffer;
- * broadcast/reduce/sendrecv the message. */
+ * (doc/MODEL.md §1): all-reduce the buffer; all-gather the whole gathered
+ * output; reduce-scatter the whole input; all-to-all one rank's whole send
+ * buffer; broadcast/reduce/sendrecv the message. */
 typedef enum {
     COLLCALC_OP_ALLREDUCE = 0,
     COLLCALC_OP_ALLGATHER,
@@ -33,7 +35,8 @@ typedef enum {
     COLLCALC_OP_COUNT
 } collcalc_op;
 
-/* Algorithms. Which apply to which op: collcalc_algo_applies. */
+/* Algorithms. Which apply to which op: collcalc_algos_for_op and
+ * collcalc_algo_applies. */
 typedef enum {
     COLLCALC_ALGO_RING = 0,           /* ring; for broadcast/reduce the pipelined chain */
     COLLCALC_ALGO_TREE,               /* NCCL's pipelined double binary tree (all-reduce) */
@@ -52,32 +55,46 @@ typedef enum {
 } collcalc_algo;
 
 /* The figures of one link as the model uses them: bandwidth already chosen
- * for a basis (per direction or headline). */
+ * for a basis (per direction or headline). Fill with
+ * collcalc_link_params_init, then set the fields (or use
+ * collcalc_link_params_from_link for a link-table entry). */
 typedef struct {
-    char name[COLLCALC_NAME_MAX];
+    char name[COLLCALC_NAME_MAX]; /* shown in phases; "" allowed */
     double bw_GBps;  /* > 0 */
     double alpha_us; /* per step, >= 0 */
+    bool nvlink;     /* an NVLink / NVSwitch path (link class "nvlink"): the only kind
+                        of intra link NVLS can run on */
 } collcalc_link_params;
 
 /* Where the GPUs are. A homogeneous one-link query is gpus_per_node = gpus
  * with every hop on `intra`. Ranks are placed in order: ranks 0..G-1 on node
- * 0 and so on; the last node may hold fewer than G. */
+ * 0 and so on; the last node may hold fewer than G. Fill with
+ * collcalc_cluster_init (or collcalc_cluster_single_link). */
 typedef struct {
     int gpus;          /* p >= 1 */
     int gpus_per_node; /* G >= 1: GPUs in one NVLink domain (8 for HGX, 72 for NVL72) */
     int nics_per_node; /* K >= 1: scale-out NICs per node (rails), used when nodes > 1 */
     collcalc_link_params intra; /* GPU-to-GPU inside a node (used when G > 1) */
     collcalc_link_params inter; /* per NIC, between nodes (used when nodes > 1) */
-    bool nvls_intra;   /* the intra fabric reduces in the switch (NVLink SHARP) */
+    bool nvls_intra;   /* the intra fabric reduces in the switch (NVLink SHARP); NVLS
+                          applies only when intra.nvlink is set too */
     bool sharp_inter;  /* the scale-out switches reduce in the network (IB SHARP) */
+    int nics_per_gpu;  /* NICs one GPU can drive at once, 1..1024 (0 is read as 1): a node
+                          with r GPUs drives min(K, r x nics_per_gpu) NICs (doc/MODEL.md §3) */
 } collcalc_cluster;
 
-/* One question: op, size, cluster. */
+/* One question: op, size, cluster. Fill with collcalc_query_init. */
 typedef struct {
     collcalc_op op;
     uint64_t size_bytes; /* S, nccl-tests meaning */
     collcalc_cluster cluster;
     double tree_efficiency; /* bandwidth fraction a double binary tree reaches; 0 = default 0.92 */
+    /* TEMPORARY, until every renderer calls collcalc_result_explain and
+     * collcalc_phase_explain: false (a memset query) makes evaluation also
+     * write those sentences into the deprecated `note` fields below, as it
+     * used to; collcalc_query_init sets it true, so evaluation computes
+     * numbers only. Goes away with the `note` fields. */
+    bool skip_legacy_notes;
 } collcalc_query;
 
 /* Which term of the time is larger. */
@@ -94,15 +111,43 @@ typedef enum {
     COLLCALC_SCOPE_SPANNING   /* every step crosses both (a flat ring across nodes) */
 } collcalc_scope;
 
+/* How a phase's bandwidth was derived (doc/MODEL.md §3); the numbers it
+ * uses are the phase's nics and sharing_gpus and the query's links. */
+typedef enum {
+    COLLCALC_HOP_INTRA = 0,       /* the intra link at its bandwidth */
+    COLLCALC_HOP_NIC_SHARED,      /* every GPU of a node crosses at once: sharing_gpus GPUs
+                                     share nics NICs, each GPU at most nics_per_gpu of them */
+    COLLCALC_HOP_NIC_ONE_GPU,     /* one GPU per node crosses, on nics NICs */
+    COLLCALC_HOP_FLAT_RING,       /* a ring over nodes: min(intra, nics x inter), mean alpha */
+    COLLCALC_HOP_NIC_RING,        /* a ring with one GPU per node: nics x inter */
+    COLLCALC_HOP_ROOT_PORT,       /* centralized across nodes: the root's own port decides */
+    COLLCALC_HOP_ROOT_NICS,       /* ... node 0's nics NICs decide */
+    COLLCALC_HOP_ROOT_REMOTE_NICS /* ... the partial last node's nics NICs decide */
+} collcalc_hop_kind;
+
+/* What else the explanation of a phase says. */
+typedef enum {
+    COLLCALC_DETAIL_NONE = 0,
+    COLLCALC_DETAIL_TREE,          /* double binary trees of depth `depth`, x efficiency */
+    COLLCALC_DETAIL_LATENCY_ONLY,  /* a chain whose data is counted in the tree phase */
+    COLLCALC_DETAIL_SHARP,         /* in the network's switches: S/G out once, the sum in once */
+    COLLCALC_DETAIL_NVLS,          /* multimem reduce + multicast pipelined: S + S/G each way */
+    COLLCALC_DETAIL_NVLS_REDUCE,   /* multimem reduce: S out, the reduced S/G in */
+    COLLCALC_DETAIL_NVLS_MULTICAST /* multimem multicast: S/G out, S in */
+} collcalc_phase_detail;
+
 #define COLLCALC_MAX_PHASES 8
-#define COLLCALC_NOTE_MAX 320
+/* Size of the deprecated note fields; also a buffer size that holds every
+ * sentence collcalc_phase_explain and collcalc_result_explain write. */
+#define COLLCALC_NOTE_MAX 512
+#define COLLCALC_EXPLAIN_MAX 512
 
 /* One phase: `steps` rounds one after another; in each round every GPU sends
  * and receives at once. Phases with the same stage number run concurrently
  * (the slowest decides); stages run one after another. */
 typedef struct {
-    char label[48];                /* "reduce-scatter", "inter all-reduce", ... */
-    char link[2 * COLLCALC_NAME_MAX + 2]; /* link name(s) the phase runs on */
+    const char *label;             /* static string, never cut: "reduce-scatter", ... */
+    char link[2 * COLLCALC_NAME_MAX + 2]; /* link name(s) the phase runs on ("a+b") */
     collcalc_scope scope;
     int stage;
     long steps;
@@ -114,15 +159,40 @@ typedef struct {
     double latency_us;      /* steps * alpha */
     double bandwidth_us;    /* max(sent, received) / bw */
     double time_us;         /* latency + bandwidth */
-    char note[COLLCALC_NOTE_MAX]; /* how the bandwidth was derived */
+    collcalc_hop_kind hop;  /* how bw_GBps was derived */
+    collcalc_phase_detail detail;
+    int nics;               /* NICs in the derivation (0 for intra hops) */
+    int sharing_gpus;       /* GPUs sharing them (NIC_SHARED; the node that decides) */
+    int depth;              /* tree depth (DETAIL_TREE) */
+    char note[COLLCALC_NOTE_MAX]; /* DEPRECATED: collcalc_phase_explain; filled only when
+                                     query.skip_legacy_notes is false */
 } collcalc_phase;
 
-/* The cost of one collective with one algorithm. */
+/* What collcalc_result_explain says about a result (bits of `facts`). */
+typedef enum {
+    COLLCALC_FACT_ONE_GPU = 1u << 0,            /* nothing to move */
+    COLLCALC_FACT_PARTIAL_LAST_NODE = 1u << 1,  /* the last node holds fewer than G */
+    COLLCALC_FACT_NON_POWER_OF_TWO = 1u << 2,   /* fold into p' = largest power of two <= p */
+    COLLCALC_FACT_PIPELINED_CHAIN = 1u << 3,    /* broadcast/reduce down a chain */
+    COLLCALC_FACT_ROOT_BUSIEST = 1u << 4,       /* binomial tree: the root moves S each round */
+    COLLCALC_FACT_CENTRALIZED_ROOT = 1u << 5,   /* GPU 0 takes in and sends out (p-1) x S */
+    COLLCALC_FACT_BRUCK_ALLTOALL = 1u << 6,     /* blocks travel up to lg p times */
+    COLLCALC_FACT_REMOTE_PEERS = 1u << 7,       /* pairwise across nodes: remote_peers of p-1 */
+    COLLCALC_FACT_BUSIEST_IN_LAST_NODE = 1u << 8, /* the partial last node's GPU decides */
+    COLLCALC_FACT_HIERARCHICAL = 1u << 9,       /* 2-D all-reduce: S/G per GPU across */
+    COLLCALC_FACT_SHARP = 1u << 10,             /* the network reduces in its switches */
+    COLLCALC_FACT_NVLS_NODE = 1u << 11,         /* NVLS inside one node */
+    COLLCALC_FACT_NVLS_TREE = 1u << 12          /* NVLS inside nodes, network between */
+} collcalc_fact;
+
+/* The cost of one collective with one algorithm. Only phases[0..phase_count)
+ * are meaningful. */
 typedef struct {
     collcalc_op op;
     collcalc_algo algo;
     int gpus;
     int nodes;
+    int gpus_per_node;      /* G as used: min(gpus_per_node, gpus) */
     int gpus_in_last_node;  /* == gpus_per_node unless the last node is partial */
     uint64_t size_bytes;
     long steps;                     /* on the critical path */
@@ -138,9 +208,12 @@ typedef struct {
     double busbw_factor;            /* nccl-tests factor for op and p */
     double busbw_GBps;              /* algbw * factor */
     collcalc_dominant dominant;
+    unsigned facts;                 /* collcalc_fact bits */
+    long remote_peers;              /* REMOTE_PEERS: the busiest GPU's peers in other nodes */
     int phase_count;
     collcalc_phase phases[COLLCALC_MAX_PHASES];
-    char note[COLLCALC_NOTE_MAX];   /* non-power-of-two handling and similar */
+    char note[COLLCALC_NOTE_MAX];   /* DEPRECATED: collcalc_result_explain; filled only when
+                                       query.skip_legacy_notes is false */
 } collcalc_result;
 
 /* Names. Stable lowercase words used on the command line and in JSON/CSV. */
@@ -162,6 +235,23 @@ collcalc_status collcalc_algo_from_name(const char *name, collcalc_algo *out_alg
  * (p-1)/p family and 1 otherwise. */
 double collcalc_busbw_factor(collcalc_op op, int gpus);
 
+/* Initialisers: every field a sane default.
+ *  - link params: name "", bw 0 (the caller must set it), alpha 0, not NVLink;
+ *  - cluster: 1 GPU, 1 GPU per node, 1 NIC per node, 1 NIC per GPU, both
+ *    links collcalc_link_params_init, no NVLS, no SHARP;
+ *  - query: all-reduce of 0 bytes on collcalc_cluster_init, the default
+ *    tree efficiency, numbers only (skip_legacy_notes true).
+ * NULL is a no-op. */
+void collcalc_link_params_init(collcalc_link_params *params);
+void collcalc_cluster_init(collcalc_cluster *cluster);
+void collcalc_query_init(collcalc_query *query);
+
+/* The algorithms the model has for op, in the order results are listed:
+ * writes up to capacity of them to out (out may be NULL when capacity is 0)
+ * and returns how many there are (COLLCALC_ALGO_COUNT always suffices).
+ * alltoall: pairwise, bruck; sendrecv: direct. 0 for an unknown op. */
+size_t collcalc_algos_for_op(collcalc_op op, collcalc_algo *out, size_t capacity);
+
 /* True when the model has algo for op on this cluster; otherwise false and
  * *why_not (if not NULL) says why in one short sentence (static string). */
 bool collcalc_algo_applies(collcalc_op op, collcalc_algo algo, const collcalc_cluster *cluster,
@@ -172,12 +262,19 @@ bool collcalc_algo_applies(collcalc_op op, collcalc_algo algo, const collcalc_cl
  * (MPI) algorithms, shown for comparison. */
 bool collcalc_algo_in_nccl(collcalc_op op, collcalc_algo algo);
 
-/* Checks a query's ranges (gpus, G, K >= 1; bandwidths finite > 0; alphas
- * finite >= 0; efficiency in (0, 1]). diag names the field. */
+/* True when algo may be called "fastest" for op: every algorithm of the op
+ * except the centralized all-reduce (its two steps hide p-1 messages
+ * converging on GPU 0's port). False for a pair the model does not have. */
+bool collcalc_algo_may_be_fastest(collcalc_op op, collcalc_algo algo);
+
+/* Checks a query's ranges (gpus, G, K >= 1; nics_per_gpu 0..1024;
+ * bandwidths finite > 0; alphas finite >= 0; efficiency in [0, 1], 0 meaning
+ * the default). diag names the field. */
 collcalc_status collcalc_query_validate(const collcalc_query *query, collcalc_diag *diag);
 
-/* Costs one algorithm. COLLCALC_ERR_UNSUPPORTED (diag says why) when the
- * algorithm does not apply. Every number in *out_result is finite. */
+/* Costs one algorithm: numbers only (sentences: collcalc_*_explain).
+ * COLLCALC_ERR_UNSUPPORTED (diag says why) when the algorithm does not
+ * apply. Every number in *out_result is finite. */
 collcalc_status collcalc_model_evaluate(const collcalc_query *query, collcalc_algo algo,
                                         collcalc_result *out_result, collcalc_diag *diag);
 
@@ -188,24 +285,54 @@ collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcal
                                             size_t capacity, size_t *out_count, size_t *out_fastest,
                                             collcalc_diag *diag);
 
-/* Index of the fastest of results[0..count) (first on ties); the
- * centralized all-reduce is never chosen over another algorithm (its two
- * steps hide p-1 messages converging on GPU 0's port). 0 when count is 0. */
+/* Index of the fastest of results[0..count) (first on ties) among those
+ * collcalc_algo_may_be_fastest allows; 0 when none is allowed or count is 0. */
 size_t collcalc_fastest_index(const collcalc_result *results, size_t count);
 
-/* Fills link params from a table entry under a bandwidth basis. */
-void collcalc_link_params_from_link(const collcalc_link *link, collcalc_bw_basis basis,
-                                    collcalc_link_params *out_params);
+/* The sentence saying how phase phase_index of result (evaluated for query)
+ * got its bandwidth and latency, e.g. "8 GPUs share 4 NICs: each GPU gets
+ * 0.5 x 50 GB/s = 25 GB/s"; "" when the numbers say it all (a plain intra
+ * hop). snprintf-style: writes at most size bytes including the NUL (buffer
+ * may be NULL when size is 0) and returns the length of the whole sentence;
+ * COLLCALC_EXPLAIN_MAX always suffices. An index out of range gives "". */
+size_t collcalc_phase_explain(const collcalc_query *query, const collcalc_result *result,
+                              int phase_index, char *buffer, size_t size);
 
-/* A one-link cluster: p GPUs, every hop on `link` (gpus_per_node = p). */
+/* The result's notes, sentences separated by a space: one GPU,
+ * non-power-of-two handling, the partial last node, the centralized root
+ * against the others, pipelined chains, the NVLS and SHARP assumptions;
+ * "" when there is nothing to add. snprintf-style as above. */
+size_t collcalc_result_explain(const collcalc_query *query, const collcalc_result *result,
+                               char *buffer, size_t size);
+
+/* A result repeated count = layers x per_layer times (per-layer or per-step
+ * totals). */
+typedef struct {
+    long count;
+    double total_latency_us;
+    double total_bandwidth_us;
+    double total_time_us;
+} collcalc_totals;
+
+/* Fills *out_totals: count = layers x per_layer and the result's three times
+ * multiplied by it. COLLCALC_ERR_INVALID (diag says which) when layers or
+ * per_layer is < 1, their product overflows a long, or a total is not
+ * finite. */
+collcalc_status collcalc_repeat_totals(const collcalc_result *result, long layers, long per_layer,
+                                       collcalc_totals *out_totals, collcalc_diag *diag);
+
+/* A one-link cluster: p GPUs, every hop on `link` (gpus_per_node = p, one
+ * NIC per node, one NIC per GPU). */
 void collcalc_cluster_single_link(int gpus, const collcalc_link_params *link,
                                   collcalc_cluster *out_cluster);
 
-/* Nodes the cluster spans: ceil(gpus / gpus_per_node). */
+/* Nodes the cluster spans: ceil(gpus / gpus_per_node); 0 when
+ * gpus_per_node < 1. */
 int collcalc_cluster_nodes(const collcalc_cluster *cluster);
 
 /* Default bandwidth fraction of NCCL's double binary tree all-reduce: NCCL
- * 2.30.7 src/graph/tuning.cc multiplies Tree AllReduce busBw by 0.92. */
+ * 2.30.7 src/graph/tuning.cc multiplies Tree AllReduce busBw by 0.92
+ * (doc/MODEL.md §6). */
 #define COLLCALC_TREE_EFFICIENCY_DEFAULT 0.92
 
 #if defined(__GNUC__) || defined(__clang__)

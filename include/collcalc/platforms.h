@@ -21,6 +21,45 @@ extern "C" {
 /* Most platforms one table may hold. */
 #define COLLCALC_PLATFORMS_MAX 256
 
+/* GPU generation as NCCL's tuning tables key it (compute capability x 10:
+ * the enum value is the SM number, so `arch >= COLLCALC_GPU_ARCH_SM90` reads
+ * "Hopper or newer"). UNKNOWN when a user's table does not say. */
+typedef enum {
+    COLLCALC_GPU_ARCH_UNKNOWN = 0,
+    COLLCALC_GPU_ARCH_SM70 = 70,  /* Volta V100 */
+    COLLCALC_GPU_ARCH_SM75 = 75,  /* Turing T4, RTX 20xx */
+    COLLCALC_GPU_ARCH_SM80 = 80,  /* Ampere A100 */
+    COLLCALC_GPU_ARCH_SM86 = 86,  /* Ampere A10, A40, RTX 30xx */
+    COLLCALC_GPU_ARCH_SM89 = 89,  /* Ada L4, L40S, RTX 40xx */
+    COLLCALC_GPU_ARCH_SM90 = 90,  /* Hopper H100, H200, H800 */
+    COLLCALC_GPU_ARCH_SM100 = 100 /* Blackwell B200, GB200 */
+} collcalc_gpu_arch;
+
+/* The host CPU's vendor (NCCL's PCI/SHM latencies depend on it). */
+typedef enum {
+    COLLCALC_CPU_VENDOR_UNKNOWN = 0,
+    COLLCALC_CPU_VENDOR_INTEL,
+    COLLCALC_CPU_VENDOR_AMD,
+    COLLCALC_CPU_VENDOR_ARM /* Grace and other Arm hosts */
+} collcalc_cpu_vendor;
+
+/* How the scale-out NICs carry NCCL's traffic. */
+typedef enum {
+    COLLCALC_TRANSPORT_UNKNOWN = 0,
+    COLLCALC_TRANSPORT_IB,     /* InfiniBand verbs */
+    COLLCALC_TRANSPORT_ROCE,   /* RDMA over Converged Ethernet (verbs) */
+    COLLCALC_TRANSPORT_EFA,    /* AWS Elastic Fabric Adapter (aws-ofi-nccl) */
+    COLLCALC_TRANSPORT_TCPX,   /* Google GPUDirect-TCPX (A3 High) */
+    COLLCALC_TRANSPORT_TCPXO,  /* Google GPUDirect-TCPXO (A3 Mega) */
+    COLLCALC_TRANSPORT_SOCKET  /* plain TCP sockets through host memory */
+} collcalc_transport;
+
+/* Stable lowercase names used in JSON and output: "sm90", "intel", "efa";
+ * "unknown" for UNKNOWN or a value outside the enum. Static, never NULL. */
+const char *collcalc_gpu_arch_name(collcalc_gpu_arch arch);
+const char *collcalc_cpu_vendor_name(collcalc_cpu_vendor vendor);
+const char *collcalc_transport_name(collcalc_transport transport);
+
 /* One preset. Link fields hold the canonical names (not aliases) of entries
  * of the link table the platform table was validated against; memory_link
  * and host_link are "" when the file leaves them out (e.g. a GDDR card whose
@@ -44,6 +83,23 @@ typedef struct {
     char topology_source[COLLCALC_TEXT_MAX]; /* gpus_per_node and links */
     char nics_source[COLLCALC_TEXT_MAX];
     char nvls_source[COLLCALC_TEXT_MAX];
+
+    /* Inputs of the NCCL-faithful model. Optional in a user's table (the
+     * defaults are given); the built-in table states every one. */
+    collcalc_gpu_arch gpu_arch;     /* "gpu_arch": "sm90"; default UNKNOWN */
+    collcalc_cpu_vendor cpu_vendor; /* "cpu_vendor": "intel"; default UNKNOWN */
+    collcalc_transport transport;   /* "transport": "ib"; default UNKNOWN */
+    int nics_per_gpu;  /* scale-out NICs one GPU drives at once, 1..16; default 1
+                          (AWS p5: 32 NICs for 8 GPUs = 4) */
+    bool p2p;          /* CUDA P2P between the GPUs of a node; false = SHM through
+                          host memory (L40S on AWS); default true */
+    bool nvswitch;     /* the intra fabric is an NVSwitch all-to-all (needs an
+                          NVLink intra_link); default: the value of nvls */
+    int nvlink_links_per_gpu; /* NVLink links per GPU (18 on H100), 0..64; 0 without
+                                 NVLink or when not stated; default 0 */
+    char arch_source[COLLCALC_TEXT_MAX];      /* gpu_arch, cpu_vendor */
+    char transport_source[COLLCALC_TEXT_MAX]; /* transport, nics_per_gpu */
+    char fabric_source[COLLCALC_TEXT_MAX];    /* p2p, nvswitch, nvlink_links_per_gpu */
 } collcalc_platform;
 
 typedef struct collcalc_platform_table collcalc_platform_table;
@@ -62,6 +118,33 @@ collcalc_status collcalc_platform_table_parse(const char *json_text, size_t json
                                               const collcalc_link_table *links,
                                               collcalc_platform_table **out_table,
                                               collcalc_diag *diag);
+
+/* As collcalc_platform_table_parse, with origin naming the document in
+ * every message ("my-platforms.json: platforms[0].intra_link: ...",
+ * "<stdin>: ..."); origin may be NULL. To use a user's --links overlay, pass
+ * the merged link table (collcalc_link_table_overlay). */
+collcalc_status collcalc_platform_table_parse_named(const char *json_text, size_t json_length,
+                                                    const char *origin,
+                                                    const collcalc_link_table *links,
+                                                    collcalc_platform_table **out_table,
+                                                    collcalc_diag *diag);
+
+/* A new table: base's platforms in base order, each replaced in place by the
+ * overlay platform of the same name (ignoring case), then the overlay's
+ * other platforms in file order; the rules and ownership of
+ * collcalc_link_table_overlay. Both tables must have been checked against
+ * the link table the caller will use (the built-in platforms against the
+ * merged links: collcalc_platform_table_builtin(merged, ...)). */
+collcalc_status collcalc_platform_table_overlay(const collcalc_platform_table *base,
+                                                const collcalc_platform_table *overlay,
+                                                collcalc_platform_table **out_table,
+                                                collcalc_diag *diag);
+
+/* Where platform index came from (COLLCALC_ENTRY_BASE for a parsed table or
+ * an index out of range), and how many were replaced. */
+collcalc_entry_origin collcalc_platform_table_origin(const collcalc_platform_table *table,
+                                                    size_t index);
+size_t collcalc_platform_table_replaced_count(const collcalc_platform_table *table);
 
 /* The table compiled in from data/platforms.json, checked against `links`
  * by the same loader (messages name "built-in data/platforms.json"). Caller

@@ -16,10 +16,18 @@ extern "C" {
 #pragma GCC visibility push(default) /* the public API; everything else is hidden */
 #endif
 
+/* One number grammar for every quantity (sizes, times, bandwidths, counts,
+ * plain numbers): decimal digits with at most one '.', a digit on each side
+ * of it; no exponents anywhere ("1e6", "1e3ns", "1e-300GB/s" and "1e3" are
+ * all refused: write the digits or use a unit), no signs (except where a
+ * plain number's range allows a negative), no hex, nan, inf, spaces or digit
+ * separators. Every echo of the input in a message is cut by collcalc_echo
+ * (status.h) at COLLCALC_ECHO_MAX bytes, with "...". */
+
 /* Parses a message size into bytes. Units are case-sensitive:
  *   "100MB" = 100,000,000 (SI: kB/KB, MB, GB, TB, PB)
  *   "100MiB" = 104,857,600 (IEC: KiB, MiB, GiB, TiB, PiB)
- *   "1G", "8K", "8k" = binary, as nccl-tests' -b/-e (K, M, G, T, either case)
+ *   "1G", "8K", "8k", "1P" = binary, as nccl-tests' -b/-e (K, M, G, T, P, either case)
  *   "4096", "4096B" = bytes; "0" is accepted (callers check ranges).
  * A fraction needs a unit and at least one digit on each side of the '.';
  * it is allowed when the result is a whole number of bytes ("1.5GiB",
@@ -33,8 +41,9 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
                                           collcalc_diag *diag);
 
 /* Parses a duration into microseconds. A unit is required: "ns", "us", "µs"
- * (U+00B5 or U+03BC), "ms", "s" ("1.5us", "1e3ns"; "2 us" is rejected: no
- * spaces). A digit is required on each side of a '.'. Rejected: signs,
+ * (U+00B5 or U+03BC), "ms", "s" ("1.5us", "1000ns"; "2 us" is rejected: no
+ * spaces), except for zero, which needs none ("0", "0.0"). A digit is
+ * required on each side of a '.'. Rejected: exponents ("1e3ns"), signs,
  * nan/inf, hex, junk, and values too large to be finite. Result >= 0.
  * On failure diag says "invalid time '<text>': <why>". */
 collcalc_status collcalc_parse_time_us(const char *text, double *out_us, collcalc_diag *diag);
@@ -42,20 +51,21 @@ collcalc_status collcalc_parse_time_us(const char *text, double *out_us, collcal
 /* Parses a bandwidth into GB/s (10^9 bytes per second). A unit is required:
  * bytes "MB/s", "GB/s", "TB/s", "MBps", "GBps", "TBps"; bits "Mb/s", "Gb/s",
  * "Tb/s", "Mbps", "Gbps", "Tbps" (÷ 8). "400G" is refused as ambiguous.
- * Same number grammar as times. Must be finite and > 0.
+ * Same number grammar as times (no exponents). Must be finite and > 0.
  * On failure diag says "invalid bandwidth '<text>': <why>". */
 collcalc_status collcalc_parse_bandwidth_GBps(const char *text, double *out_GBps,
                                               collcalc_diag *diag);
 
 /* Parses a plain decimal integer in [min_value, max_value] ("8"; no sign,
- * no suffix, no junk). Messages: "'1x' is not a whole number", "'0' is out
- * of range: must be between 1 and 1000000" (also for "-1" when min >= 0). */
+ * no suffix, no exponent, no junk). Messages: "'1x' is not a whole number",
+ * "'0' is out of range: must be between 1 and 1000000" (also for "-1" when
+ * min >= 0). */
 collcalc_status collcalc_parse_count(const char *text, long min_value, long max_value,
                                      long *out_value, collcalc_diag *diag);
 
 /* Parses a plain finite decimal number in [min_value, max_value] ("0.92",
- * "1e3", "-2" when the range allows it; a digit is required on each side of
- * a '.'; no nan/inf, hex, spaces or junk). -0 is returned as 0. */
+ * "1000", "-2" when the range allows it; a digit is required on each side of
+ * a '.'; no exponents, nan/inf, hex, spaces or junk). -0 is returned as 0. */
 collcalc_status collcalc_parse_number(const char *text, double min_value, double max_value,
                                       double *out_value, collcalc_diag *diag);
 

@@ -1,40 +1,217 @@
-/* collcalc's entry: the command table, top-level --help and --version. */
+/* collcalc's entry: the command table, dispatch, top-level --help and
+ * --version. */
 #include "cli.h"
 
 #include <string.h>
 
-#include "commands.h"
 #include "collcalc/model.h"
+#include "collcalc/status.h"
+#include "collcalc/version.h"
+#include "commands.h"
+#include "messages.h"
 
-#ifndef COLLCALC_VERSION
-#define COLLCALC_VERSION "0.0.0"
-#endif
+/* ---- option groups ----------------------------------------------------------- */
 
-typedef struct {
-    const char *name;
-    command_fn run;
-    const char *summary;
-} command_entry;
+#define END {OPT_NONE, false, NULL}
 
-static const command_entry COMMANDS[] = {
-    {"allreduce", cmd_collective, "all-reduce: per-GPU bytes, steps, latency, time, algbw, busbw"},
-    {"allgather", cmd_collective, "all-gather (size = the whole gathered output)"},
-    {"reducescatter", cmd_collective, "reduce-scatter (size = the whole input)"},
-    {"alltoall", cmd_collective, "all-to-all (size = one rank's whole send buffer)"},
-    {"broadcast", cmd_collective, "broadcast from one GPU"},
-    {"reduce", cmd_collective, "reduce to one GPU"},
-    {"sendrecv", cmd_collective, "send/recv: every GPU sends to the next (nccl-tests sendrecv)"},
-    {"compare", cmd_compare, "algorithms across sizes with crossovers; links or clusters side by side"},
-    {"sweep", cmd_sweep, "an nccl-tests-like size sweep (-b 8 -e 1G -f 2)"},
-    {"links", cmd_links, "the bandwidth hierarchy and the cliff between tiers"},
-    {"platforms", cmd_platforms, "platform presets: GPUs per node, links, NICs, NVLS"},
+static const option_use MOVE[] = {
+    {OPT_SIZE, false, NULL}, {OPT_GPUS, false, NULL}, {OPT_ALGO, true, NULL},
+    {OPT_LAYERS, false, NULL}, {OPT_PER_LAYER, false, NULL}, END};
+static const option_use ONE_LINK[] = {
+    {OPT_LINK, false, NULL}, {OPT_BW, false, NULL}, {OPT_ALPHA, false, NULL},
+    {OPT_BW_BASIS, false, NULL}, END};
+static const option_use CLUSTER[] = {
+    {OPT_PLATFORM, false, NULL}, {OPT_NODES, false, NULL}, {OPT_GPUS_PER_NODE, false, NULL},
+    {OPT_INTRA, false, NULL}, {OPT_INTER, false, NULL}, {OPT_NICS_PER_NODE, false, NULL},
+    {OPT_NICS_PER_GPU, false, NULL}, {OPT_NVLS, false, NULL}, {OPT_NO_NVLS, false, NULL},
+    {OPT_SHARP, false, NULL}, {OPT_TREE_EFFICIENCY, false, NULL}, END};
+static const option_use TABLES[] = {
+    {OPT_LINKS_FILE, false, NULL}, {OPT_LINKS_ONLY, false, NULL},
+    {OPT_PLATFORMS_FILE, false, NULL}, {OPT_PLATFORMS_ONLY, false, NULL}, END};
+static const option_use OUTPUT_EXPLAIN[] = {
+    {OPT_FORMAT, false, NULL}, {OPT_EXPLAIN, false, NULL}, {OPT_HELP, false, NULL}, END};
+static const option_use OUTPUT[] = {{OPT_FORMAT, false, NULL}, {OPT_HELP, false, NULL}, END};
+
+const option_group COLLECTIVE_GROUPS[] = {
+    {"What to move", MOVE},          {"Over one link", ONE_LINK},
+    {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER},
+    {"Tables", TABLES},              {"Output", OUTPUT_EXPLAIN},
+    {NULL, NULL},
+};
+
+static const option_use SWEEP_SIZES[] = {
+    {OPT_OP, false, NULL}, {OPT_MIN_BYTES, false, NULL}, {OPT_MAX_BYTES, false, NULL},
+    {OPT_STEP_FACTOR, false, NULL}, {OPT_STEP_BYTES, false, NULL}, {OPT_SIZES, false, NULL},
+    {OPT_GPUS, false, NULL},
+    {OPT_ALGO, true, "cost only this algorithm (repeatable); default: the fastest"},
+    {OPT_STYLE, false, NULL}, END};
+static const option_group SWEEP_GROUPS[] = {
+    {"Sizes", SWEEP_SIZES}, {"Over one link", ONE_LINK},
+    {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER},
+    {"Tables", TABLES}, {"Output", OUTPUT}, {NULL, NULL},
+};
+
+static const option_use COMPARE_WHAT[] = {
+    {OPT_OP, false, NULL}, {OPT_SIZE, false, "one size (instead of a list)"},
+    {OPT_SIZES, false, "sizes (default 64KB,1MB,100MB,1GB)"}, {OPT_MIN_BYTES, false, NULL},
+    {OPT_MAX_BYTES, false, NULL}, {OPT_STEP_FACTOR, false, NULL}, {OPT_STEP_BYTES, false, NULL},
+    {OPT_GPUS, false, NULL}, {OPT_ALGO, true, "an algorithm to compare (repeatable)"},
+    {OPT_LAYERS, false, NULL}, {OPT_PER_LAYER, false, NULL}, END};
+static const option_use COMPARE_ONE_LINK[] = {
+    {OPT_LINK, true, "a link; repeat it to put links side by side"}, {OPT_BW, false, NULL},
+    {OPT_ALPHA, false, NULL}, {OPT_BW_BASIS, false, NULL}, {OPT_PLACEMENT, true, NULL}, END};
+static const option_group COMPARE_GROUPS[] = {
+    {"What to compare", COMPARE_WHAT}, {"Links and placements", COMPARE_ONE_LINK},
+    {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER},
+    {"Tables", TABLES}, {"Output", OUTPUT}, {NULL, NULL},
+};
+
+static const option_use LINKS_OPTIONS[] = {
+    {OPT_PATH, false, NULL},
+    {OPT_PLATFORM, false, "only the cliff along a platform's tiers: HBM, NVLink, PCIe, NIC"},
+    {OPT_BW_BASIS, false, NULL}, END};
+static const option_group LINKS_GROUPS[] = {
+    {"What to show", LINKS_OPTIONS}, {"Tables", TABLES}, {"Output", OUTPUT}, {NULL, NULL}};
+static const option_group PLATFORMS_GROUPS[] = {{"Tables", TABLES}, {"Output", OUTPUT},
+                                                {NULL, NULL}};
+
+/* ---- the commands ------------------------------------------------------------ */
+
+static const char COLLECTIVE_USAGE[] = "--size SIZE --gpus N --link NAME [options]\n"
+                                       "--size SIZE --platform NAME [--nodes N] [options]\n"
+                                       "--size SIZE --gpus N --gpus-per-node G --intra LINK "
+                                       "--inter LINK [options]";
+static const char COLLECTIVE_DESCRIPTION[] =
+    "Cost of one {op}: per-GPU bytes sent and received, step count, latency term\n"
+    "(steps x alpha), bandwidth term (bytes / bandwidth), total time, algbw = size /\n"
+    "time and busbw = algbw x the nccl-tests factor, for every algorithm (fastest\n"
+    "marked) or the ones named with --algo. {size}";
+
+static const char *const ALLREDUCE_EXAMPLES[] = {
+    "collcalc allreduce --size 100MB --gpus 8 --link nvlink5",
+    "collcalc allreduce --size 100MB --gpus 8 --link nvlink5 --algo ring --bw-basis headline "
+    "--layers 80",
+    "collcalc allreduce --size 1GB --gpus 16 --gpus-per-node 8 --intra nvlink4 --inter ib-ndr "
+    "--explain",
+    "collcalc allreduce --size 1GB --platform hgx-h100 --nodes 4",
+    NULL};
+static const char *const ALLGATHER_EXAMPLES[] = {
+    "collcalc allgather --size 1GB --gpus 8 --link nvlink4",
+    "collcalc allgather --size 1GB --platform hgx-h100 --nodes 2 --algo ring --algo hierarchical",
+    NULL};
+static const char *const REDUCESCATTER_EXAMPLES[] = {
+    "collcalc reducescatter --size 1GB --gpus 6 --link nvlink4 --explain", NULL};
+static const char *const ALLTOALL_EXAMPLES[] = {
+    "collcalc alltoall --size 64MB --gpus 32 --platform hgx-h100",
+    "collcalc alltoall --size 64MB --gpus 32 --platform gb200-nvl72", NULL};
+static const char *const BROADCAST_EXAMPLES[] = {
+    "collcalc broadcast --size 1GB --gpus 8 --link nvlink4", NULL};
+static const char *const REDUCE_EXAMPLES[] = {
+    "collcalc reduce --size 1GB --gpus 6 --link pcie5 --format csv", NULL};
+static const char *const SENDRECV_EXAMPLES[] = {
+    "collcalc sendrecv --size 1GB --gpus 2 --gpus-per-node 1 --inter ib-ndr", NULL};
+static const char *const COMPARE_EXAMPLES[] = {
+    "collcalc compare allreduce --gpus 32 --link nvlink5 --algo ring --algo tree --bw-basis "
+    "headline",
+    "collcalc compare allreduce --size 100MB --gpus 8 --link nvlink5 --link ib-ndr --bw-basis "
+    "headline --layers 80",
+    "collcalc compare allreduce --size 64MB --gpus 16 --placement platform=gb200-nvl72 "
+    "--placement platform=hgx-b200",
+    NULL};
+static const char *const SWEEP_EXAMPLES[] = {
+    "collcalc sweep allreduce -b 8 -e 1G -f 2 --gpus 8 --link nvlink4 --style nccl-tests", NULL};
+static const char *const LINKS_EXAMPLES[] = {"collcalc links --bw-basis headline",
+                                             "collcalc links --platform gb200-nvl72", NULL};
+static const char *const PLATFORMS_EXAMPLES[] = {"collcalc platforms",
+                                                 "collcalc platforms --format csv", NULL};
+
+#define COLLECTIVE(name, op, summary, examples)                                                   \
+    {name, cmd_collective, summary, COLLECTIVE_USAGE, COLLECTIVE_DESCRIPTION, COLLECTIVE_GROUPS,  \
+     examples, op}
+
+static const command_spec COMMANDS[] = {
+    COLLECTIVE("allreduce", COLLCALC_OP_ALLREDUCE,
+               "all-reduce: per-GPU bytes, steps, latency, time, algbw, busbw", ALLREDUCE_EXAMPLES),
+    COLLECTIVE("allgather", COLLCALC_OP_ALLGATHER,
+               "all-gather (size = the whole gathered output)", ALLGATHER_EXAMPLES),
+    COLLECTIVE("reducescatter", COLLCALC_OP_REDUCESCATTER,
+               "reduce-scatter (size = the whole input)", REDUCESCATTER_EXAMPLES),
+    COLLECTIVE("alltoall", COLLCALC_OP_ALLTOALL,
+               "all-to-all (size = one rank's whole send buffer)", ALLTOALL_EXAMPLES),
+    COLLECTIVE("broadcast", COLLCALC_OP_BROADCAST, "broadcast from one GPU", BROADCAST_EXAMPLES),
+    COLLECTIVE("reduce", COLLCALC_OP_REDUCE, "reduce to one GPU", REDUCE_EXAMPLES),
+    COLLECTIVE("sendrecv", COLLCALC_OP_SENDRECV,
+               "send/recv: every GPU sends to the next (nccl-tests sendrecv)", SENDRECV_EXAMPLES),
+    {"compare", cmd_compare,
+     "algorithms across sizes with crossovers; links or clusters side by side",
+     "OP --gpus N --link A [--algo X --algo Y] [--size S | --sizes LIST]\n"
+     "OP --size S --gpus N --link A --link B [...]\n"
+     "OP --size S --placement SPEC --placement SPEC [...]",
+     "Algorithms: the time of each algorithm at each size (default 64KB, 1MB, 100MB,\n"
+     "1GB), the fastest marked, and the crossover sizes where the fastest algorithm\n"
+     "changes, searched from 1 byte to 1 TiB. By default every algorithm but the\n"
+     "centralized counter-example (name it to include it).\n"
+     "\n"
+     "Links or placements: the same collective on each link (--link repeated) or each\n"
+     "cluster placement (--placement repeated), with the ratio of each to the first:\n"
+     "total time, latency term and bandwidth term, and the phase that costs most. Each\n"
+     "side uses the same algorithm when you name one with --algo; otherwise each\n"
+     "side's fastest algorithm NCCL runs, said in the output.",
+     COMPARE_GROUPS, COMPARE_EXAMPLES, -1},
+    {"sweep", cmd_sweep, "an nccl-tests-like size sweep (-b 8 -e 1G -f 2)",
+     "OP -b MIN -e MAX [-f FACTOR | -i STEP] --gpus N --link NAME [options]",
+     "Predicts a whole nccl-tests run: for every size from MIN to MAX (multiplied by\n"
+     "FACTOR, default 2, or stepped by STEP bytes) the time, algbw and busbw of the\n"
+     "fastest algorithm NCCL runs (or of --algo). OP is allreduce, allgather,\n"
+     "reducescatter, alltoall, broadcast, reduce or sendrecv. Sizes have nccl-tests'\n"
+     "meaning and its suffixes: -b 8 -e 1G is 8 bytes to 2^30 bytes.",
+     SWEEP_GROUPS, SWEEP_EXAMPLES, -1},
+    {"links", cmd_links, "the bandwidth hierarchy and the cliff between tiers",
+     "[--bw-basis per-direction|headline] [--path A,B,...] [--platform NAME]",
+     "Lists every link in the table (built in, or with --links FILE): tier, bandwidth\n"
+     "per direction and as vendors quote it (the headline figure, and what it\n"
+     "counts), per-step latency alpha, and where each figure comes from (--format\n"
+     "json). Then walks a path from the GPU outwards and prints the ratio between\n"
+     "adjacent tiers: the bandwidth cliff (default path\n"
+     "hbm3|hbm3e-b200,nvlink5,pcie5,ib-ndr,eth100; a|b is a range).",
+     LINKS_GROUPS, LINKS_EXAMPLES, -1},
+    {"platforms", cmd_platforms, "platform presets: GPUs per node, links, NICs, NVLS", "[options]",
+     "Lists the platform presets: GPUs per node (NVLink domain), the link between\n"
+     "GPUs inside it, the scale-out NIC and how many per node, whether the NVSwitch\n"
+     "reduces in the switch (NVLS), and the NCCL inputs (GPU generation, CPU,\n"
+     "transport). Use one with --platform NAME on any collective command; options you\n"
+     "give explicitly override the preset. --format json adds the source of every\n"
+     "figure.",
+     PLATFORMS_GROUPS, PLATFORMS_EXAMPLES, -1},
 };
 
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };
 
+const command_spec *command_table(size_t *out_count)
+{
+    *out_count = COMMAND_COUNT;
+    return COMMANDS;
+}
+
+const command_spec *command_find(const char *word)
+{
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(word, COMMANDS[i].name) == 0)
+            return &COMMANDS[i];
+    collcalc_op op;
+    if (collcalc_op_from_name(word, &op, NULL) == COLLCALC_OK)
+        for (size_t i = 0; i < COMMAND_COUNT; i++)
+            if (COMMANDS[i].op == (int)op)
+                return &COMMANDS[i];
+    return NULL;
+}
+
+/* ---- top level ------------------------------------------------------------------ */
+
 static void print_usage(FILE *out)
 {
     fputs("Usage: collcalc <command> [options]\n"
+          "       collcalc help <command> | collcalc <command> --help | collcalc --version\n"
           "\n"
           "Collective-communication cost calculator: what all-reduce, all-gather,\n"
           "reduce-scatter, all-to-all and broadcast move per GPU, how many steps they\n"
@@ -42,7 +219,7 @@ static void print_usage(FILE *out)
           "\n"
           "Commands:\n",
           out);
-    for (int i = 0; i < COMMAND_COUNT; i++)
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
         fprintf(out, "  %-14s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fputs("\n"
           "Operation aliases: all-reduce, ar, all-gather, ag, reduce-scatter, rs,\n"
@@ -53,37 +230,110 @@ static void print_usage(FILE *out)
           "\n"
           "Conventions: 100MB = 10^8 bytes, 100MiB = 2^20 x 100, bare K/M/G are binary\n"
           "(as nccl-tests' -b/-e); GB/s = 10^9 bytes/s; link bandwidth is per direction\n"
-          "unless --bw-basis headline. Exit codes: 0 ok, 1 bad data or file, 2 usage.\n"
-          "'collcalc <command> --help' explains each command.\n",
+          "unless --bw-basis headline.\n"
+          "Exit codes: 0 ok; 1 bad data, file or write error; 2 usage error; 3 a --strict\n"
+          "check found a violation.\n"
+          "\n"
+          "  -h, --help      this text ('collcalc help CMD' for a command)\n"
+          "  -V, --version   the version\n",
           out);
+}
+
+static int finish_plain(FILE *out, FILE *err)
+{
+    if (fflush(out) != 0 || ferror(out)) {
+        fputs("collcalc: error writing output\n", err);
+        return EXIT_DATA;
+    }
+    return EXIT_OK;
+}
+
+static int unknown_command(const char *word, FILE *err)
+{
+    const char *names[COMMAND_COUNT];
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        names[i] = COMMANDS[i].name;
+    char shown[COLLCALC_ECHO_BUFFER], hint[160];
+    collcalc_echo(shown, sizeof shown, word);
+    message_suggest(hint, sizeof hint, word, names, COMMAND_COUNT, "");
+    fprintf(err, "collcalc: unknown command '%s'%s (see 'collcalc --help')\n", shown, hint);
+    return EXIT_USAGE;
+}
+
+static bool is_help(const char *word)
+{
+    return strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0 || strcmp(word, "help") == 0;
+}
+
+static int run_command(const command_spec *spec, const char *word, int argc, char **argv,
+                       FILE *in, FILE *out, FILE *err)
+{
+    cli_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.spec = spec;
+    ctx.name = spec->op >= 0 ? spec->name : word;
+    ctx.in = in;
+    ctx.out = out;
+    ctx.err = err;
+    option_use accepted[OPT_COUNT + 1];
+    size_t n = 0;
+    for (const option_group *group = spec->groups; group->title != NULL; group++)
+        for (const option_use *use = group->options; use->id != OPT_NONE && n < OPT_COUNT; use++)
+            accepted[n++] = *use;
+    accepted[n] = (option_use){OPT_NONE, false, NULL};
+    parse_error error;
+    if (!options_parse(accepted, argc, argv, &ctx.args, &error))
+        return cli_usage_error(&ctx, NULL, "%s", error.message);
+    if (arg_given(&ctx.args, OPT_HELP)) {
+        help_print(out, spec);
+        return finish_plain(out, err);
+    }
+    const char *format = arg_value(&ctx.args, OPT_FORMAT);
+    if (format != NULL && (!output_format_parse(format, &ctx.format) || ctx.format == FORMAT_JSONL)) {
+        char shown[COLLCALC_ECHO_BUFFER];
+        collcalc_echo(shown, sizeof shown, format);
+        return cli_usage_error(&ctx, "--format", "unknown format '%s' (table, json or csv)",
+                               shown);
+    }
+    int code = spec->run(&ctx);
+    code = cli_finish(&ctx, code);
+    cli_context_free(&ctx);
+    return code;
 }
 
 int collcalc_cli_main(int argc, char **argv, FILE *in, FILE *out, FILE *err)
 {
     if (argc < 2) {
         fputs("collcalc: missing command (see 'collcalc --help')\n", err);
-        return CLI_EXIT_USAGE;
+        return EXIT_USAGE;
     }
     const char *word = argv[1];
-    if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0 || strcmp(word, "help") == 0) {
-        if (strcmp(word, "help") == 0 && argc > 2) {
-            char help_flag[] = "--help";
-            char *help_args[] = {argv[0], argv[2], help_flag, NULL};
-            return collcalc_cli_main(3, help_args, in, out, err);
+    if (is_help(word)) {
+        if (argc > 2) {
+            const command_spec *spec = command_find(argv[2]);
+            if (spec == NULL)
+                return unknown_command(argv[2], err);
+            help_print(out, spec);
+            return finish_plain(out, err);
         }
         print_usage(out);
-        return fflush(out) == 0 ? CLI_EXIT_OK : CLI_EXIT_DATA;
+        return finish_plain(out, err);
     }
     if (strcmp(word, "--version") == 0 || strcmp(word, "-V") == 0) {
-        fprintf(out, "collcalc %s\n", COLLCALC_VERSION);
-        return fflush(out) == 0 ? CLI_EXIT_OK : CLI_EXIT_DATA;
+        fprintf(out, "collcalc %s\n", collcalc_version());
+        return finish_plain(out, err);
     }
-    for (int i = 0; i < COMMAND_COUNT; i++)
-        if (strcmp(word, COMMANDS[i].name) == 0)
-            return COMMANDS[i].run(COMMANDS[i].name, argc - 1, argv + 1, in, out, err);
-    collcalc_op op;
-    if (collcalc_op_from_name(word, &op, NULL) == COLLCALC_OK)
-        return cmd_collective(collcalc_op_name(op), argc - 1, argv + 1, in, out, err);
-    fprintf(err, "collcalc: unknown command '%.40s' (see 'collcalc --help')\n", word);
-    return CLI_EXIT_USAGE;
+    if (word[0] == '-') {
+        char shown[COLLCALC_ECHO_BUFFER];
+        collcalc_echo(shown, sizeof shown, word);
+        fprintf(err,
+                "collcalc: '%s' before the command: options follow the command, as in "
+                "'collcalc allreduce --size 100MB ...' (see 'collcalc --help')\n",
+                shown);
+        return EXIT_USAGE;
+    }
+    const command_spec *spec = command_find(word);
+    if (spec == NULL)
+        return unknown_command(word, err);
+    return run_command(spec, word, argc - 1, argv + 1, in, out, err);
 }

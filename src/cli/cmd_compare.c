@@ -2,62 +2,63 @@
  * where the fastest one changes (ring vs tree), or links / cluster
  * placements side by side with the ratio between them (NVLink vs
  * InfiniBand, TP inside an NVL72 rack vs across HGX nodes). */
-#define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
-#include "commands.h"
-#include "output.h"
-#include "setup.h"
-#include "sizes.h"
 #include "collcalc/units.h"
+#include "commands.h"
+#include "human.h"
+#include "report.h"
+#include "sizes.h"
 
-static const char HELP[] =
-    "Usage: collcalc compare OP --gpus N --link A [--algo X --algo Y] [--size S | --sizes LIST]\n"
-    "       collcalc compare OP --size S --gpus N --link A --link B [...]\n"
-    "       collcalc compare OP --size S --placement SPEC --placement SPEC [...]\n"
-    "\n"
-    "Algorithms: the time of each algorithm at each size (default the seed text's\n"
-    "64KB,1MB,100MB,1GB), the fastest marked, and the crossover sizes where the\n"
-    "fastest algorithm changes, searched from 1 byte to 1 TiB. By default every\n"
-    "algorithm but the centralized counter-example (name it to include it). Name two algorithms\n"
-    "(--algo ring --algo tree) to get their crossover directly.\n"
-    "\n"
-    "Links or placements: the same collective on each link (--link repeated) or each\n"
-    "cluster placement (--placement repeated), with the ratio of each to the first:\n"
-    "total time, latency term and bandwidth term, and the phase that costs most.\n"
-    "A placement is a comma-separated list of cluster settings:\n"
-    "  platform=NAME, gpus-per-node=G, intra=LINK, inter=LINK, nics-per-node=K,\n"
-    "  link=LINK, nodes=N, nvls, no-nvls, sharp, label=TEXT\n"
-    "e.g. --placement label=nvl72,platform=gb200-nvl72\n"
-    "     --placement label=2xhgx,platform=hgx-h100\n"
-    "\n"
-    "  --size S / --sizes LIST / -b -e -f   sizes (see 'collcalc sweep --help')\n"
-    "  --link NAME (repeatable), --placement SPEC (repeatable), --algo NAME (repeatable)\n"
-    "  --layers L, --per-layer K   totals per token/step as well\n"
-    "  Other options as 'collcalc allreduce --help'; --format table|json|csv.\n"
-    "\n"
-    "Examples:\n"
-    "  collcalc compare allreduce --gpus 32 --link nvlink5 --algo ring --algo tree --bw-basis headline\n"
-    "  collcalc compare allreduce --size 100MB --gpus 8 --link nvlink5 --link ib-ndr --bw-basis headline --layers 80\n"
-    "  collcalc compare allreduce --size 64MB --gpus 16 --placement platform=gb200-nvl72 --placement platform=hgx-b200\n";
+enum { MAX_CONFIGS = 8 };
 
-enum { MAX_CONFIGS = 8, OPT_PLACEMENT = OPT_COMMAND_SPECIFIC };
-
-static const cli_option COMPARE_OPTIONS[] = {
-    {"minbytes", 'b', true, OPT_MIN_BYTES}, {"maxbytes", 'e', true, OPT_MAX_BYTES},
-    {"stepfactor", 'f', true, OPT_STEP_FACTOR}, {"stepbytes", 'i', true, OPT_STEP_BYTES},
-    {"sizes", 0, true, OPT_SIZES}, {"placement", 0, true, OPT_PLACEMENT},
-    {"op", 0, true, OPT_OP}, {NULL, 0, false, 0},
+static const record_column ALGO_COLUMNS[] = {
+    {"size_bytes", "size", FIELD_BYTES, COLUMN_BOTH, NULL},
+    RESULT_COLUMNS,
+    {"time_ratio", "vs best", FIELD_RATIO, COLUMN_BOTH, NULL},
+    {"total", "total", FIELD_TIME_US, COLUMN_TABLE, NULL},
 };
+static const record_schema ALGO_SCHEMA = {"results", sizeof ALGO_COLUMNS / sizeof ALGO_COLUMNS[0],
+                                          ALGO_COLUMNS};
 
-/* One thing being compared: a cluster and its label. */
-typedef struct {
-    char label[64];
-    collcalc_cluster cluster;
-} config;
+static const record_column CROSSOVER_COLUMNS[] = {
+    {"faster_below", "faster below", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"faster_from", "faster from", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"size_bytes", "size", FIELD_INT, COLUMN_MACHINE, NULL},
+};
+static const record_schema CROSSOVER_SCHEMA = {"crossovers", 3, CROSSOVER_COLUMNS};
 
-/* Index of the fastest algorithm among `algos` at `size` (the model's
- * rule, collcalc_fastest_index); -1 on failure. */
+static const record_column CONFIG_COLUMNS[] = {
+    {"size_bytes", "size", FIELD_BYTES, COLUMN_BOTH, NULL},
+    {"configuration", "configuration", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"cluster", "cluster", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    RESULT_COLUMNS,
+    {"time_ratio", "vs first", FIELD_RATIO, COLUMN_BOTH, NULL},
+    {"bandwidth_ratio", "bandwidth vs first", FIELD_RATIO, COLUMN_MACHINE, NULL},
+    {"total", "total", FIELD_TIME_US, COLUMN_TABLE, NULL},
+};
+static const record_schema CONFIG_SCHEMA = {"results",
+                                            sizeof CONFIG_COLUMNS / sizeof CONFIG_COLUMNS[0],
+                                            CONFIG_COLUMNS};
+
+/* Hides the columns a comparison does not need from its table. */
+static void trim_table(record_set *set, bool repeated)
+{
+    records_hide_column(set, "algbw_GBps");
+    records_hide_column(set, "bytes_received_per_gpu");
+    if (!repeated)
+        records_hide_column(set, "total");
+}
+
+static double safe_ratio(double a, double b)
+{
+    return b > 0 ? a / b : (a > 0 ? 0.0 : 1.0);
+}
+
+/* ---- algorithms ------------------------------------------------------------- */
+
+/* Index of the fastest algorithm among algos at size (the model's rule);
+ * -1 on failure. */
 static int fastest_at(collcalc_query *query, const collcalc_algo *algos, int count, uint64_t size)
 {
     query->size_bytes = size;
@@ -101,186 +102,150 @@ static int find_crossovers(collcalc_query *query, const collcalc_algo *algos, in
     return n;
 }
 
-static int compare_algorithms(cli_settings *settings, collcalc_query *query, const uint64_t *sizes,
-                              int size_count)
+static int compare_algorithms(cli_context *ctx, collcalc_query *query, collcalc_bw_basis basis,
+                              const uint64_t *sizes, int size_count, long layers, long per_layer)
 {
-    FILE *out = settings->out;
     collcalc_algo algos[COLLCALC_ALGO_COUNT];
     int algo_count = 0;
-    if (settings->algo_count > 0) {
-        for (int i = 0; i < settings->algo_count; i++) {
+    int code = report_algos(ctx, query->op, algos, &algo_count);
+    if (code != 0)
+        return code;
+    if (algo_count > 0) {
+        for (int i = 0; i < algo_count; i++) {
             const char *why = NULL;
-            if (!collcalc_algo_applies(query->op, settings->algos[i], &query->cluster, &why))
-                return usage_error(settings, "--algo", "%s %s: %s",
-                                   collcalc_algo_name(settings->algos[i]),
-                                   collcalc_op_name(query->op), why);
-            algos[algo_count++] = settings->algos[i];
+            if (!collcalc_algo_applies(query->op, algos[i], &query->cluster, &why))
+                return cli_usage_error(ctx, "--algo", "%s %s: %s", collcalc_algo_name(algos[i]),
+                                       collcalc_op_name(query->op), why);
         }
     } else {
-        /* Every contender; the centralized counter-example only on request. */
-        for (int a = 0; a < COLLCALC_ALGO_COUNT; a++)
-            if (a != COLLCALC_ALGO_CENTRALIZED &&
-                collcalc_algo_applies(query->op, (collcalc_algo)a, &query->cluster, NULL))
-                algos[algo_count++] = (collcalc_algo)a;
+        /* Every contender; the counter-examples only on request. */
+        collcalc_algo all[COLLCALC_ALGO_COUNT];
+        size_t n = collcalc_algos_for_op(query->op, all, COLLCALC_ALGO_COUNT);
+        for (size_t a = 0; a < n; a++)
+            if (collcalc_algo_may_be_fastest(query->op, all[a]) &&
+                collcalc_algo_applies(query->op, all[a], &query->cluster, NULL))
+                algos[algo_count++] = all[a];
     }
     if (algo_count == 0)
-        return usage_error(settings, "--algo", "no algorithm applies");
+        return cli_usage_error(ctx, "--algo", "no algorithm applies");
 
-    cJSON *doc = NULL, *rows = NULL;
-    if (settings->format == FORMAT_JSON) {
-        doc = cJSON_CreateObject();
-        query->size_bytes = sizes[0];
-        cJSON *q = json_query(settings, query);
-        cJSON_DeleteItemFromObject(q, "size_bytes");
-        cJSON_AddItemToObject(doc, "query", q);
-        cJSON_AddStringToObject(doc, "mode", "algorithms");
-        rows = cJSON_AddArrayToObject(doc, "rows");
-    } else if (settings->format == FORMAT_CSV) {
-        fputs("size_bytes,algorithm,fastest,steps,bytes_sent_per_gpu,latency_us,bandwidth_us,"
-              "time_us,algbw_GBps,busbw_GBps,dominant,time_vs_fastest\n",
-              out);
-    } else {
-        char cluster[256];
-        describe_cluster(&query->cluster, cluster, sizeof cluster);
-        fprintf(out, "%s on %s; %s\n\n", collcalc_op_title(query->op), cluster,
-                basis_phrase(settings->basis));
-        fprintf(out, "%10s  %-19s %6s %10s %10s %10s %10s  %-9s %8s\n", "size", "algorithm",
-                "steps", "sent/GPU", "latency", "bandwidth", "time", "dominant", "vs best");
-    }
+    document *doc = doc_new(ctx->name);
+    report_query(doc, query, basis, layers, per_layer, false);
+    doc_query_text(doc, "mode", "algorithms");
+    doc_query_text(doc, "time_ratio_to", "fastest");
+    char cluster[256];
+    report_describe_cluster(&query->cluster, cluster, sizeof cluster);
+    doc_text(doc, "%s on %s; %s", collcalc_op_title(query->op), cluster, report_basis_phrase(basis));
+    doc_text(doc, "%s", "");
+    record_set *set = doc_records(doc, &ALGO_SCHEMA);
+    records_blank_repeats(set, "size_bytes");
+    trim_table(set, layers * per_layer > 1);
     for (int s = 0; s < size_count; s++) {
         collcalc_result results[COLLCALC_ALGO_COUNT];
         query->size_bytes = sizes[s];
         for (int i = 0; i < algo_count; i++) {
             collcalc_diag diag;
             if (collcalc_model_evaluate(query, algos[i], &results[i], &diag) != COLLCALC_OK) {
-                cJSON_Delete(doc);
-                return data_error(settings, NULL, "%s", diag.message);
+                doc_free(doc);
+                return cli_data_error(ctx, NULL, "%s", diag.message);
             }
         }
-        int best = (int)collcalc_fastest_index(results, (size_t)algo_count);
+        size_t best = collcalc_fastest_index(results, (size_t)algo_count);
         for (int i = 0; i < algo_count; i++) {
-            const collcalc_result *r = &results[i];
-            double ratio = results[best].time_us > 0 ? r->time_us / results[best].time_us : 1.0;
-            char size[32], sent[32], lat[32], bw[32], time[32];
-            if (rows != NULL) {
-                cJSON *row = json_result(settings, r, i == best);
-                json_add_bytes(row, "size_bytes", (double)r->size_bytes);
-                json_add_number(row, "time_vs_fastest", ratio);
-                cJSON_AddItemToArray(rows, row);
-            } else if (settings->format == FORMAT_CSV) {
-                fprintf(out, "%llu,%s,%s,%ld,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.4f\n",
-                        (unsigned long long)r->size_bytes, collcalc_algo_name(r->algo),
-                        i == best ? "true" : "false", r->steps, r->bytes_sent_per_gpu,
-                        r->latency_us, r->bandwidth_us, r->time_us, r->algbw_GBps, r->busbw_GBps,
-                        collcalc_dominant_name(r->dominant), ratio);
-            } else {
-                fprintf(out, "%10s  %-19s %6ld %10s %10s %10s %10s  %-9s %7.2fx%s\n",
-                        i == 0 ? collcalc_format_bytes_si(size, sizeof size, (double)sizes[s]) : "",
-                        collcalc_algo_name(r->algo), r->steps,
-                        collcalc_format_bytes_si(sent, sizeof sent, r->bytes_sent_per_gpu),
-                        collcalc_format_time_us(lat, sizeof lat, r->latency_us),
-                        collcalc_format_time_us(bw, sizeof bw, r->bandwidth_us),
-                        collcalc_format_time_us(time, sizeof time, r->time_us),
-                        collcalc_dominant_name(r->dominant), ratio,
-                        i == best && algo_count > 1 ? "  <- fastest" : "");
-            }
+            report_result_row(set, query, &results[i], basis, layers, per_layer,
+                              (size_t)i == best);
+            record_number(set, "time_ratio", safe_ratio(results[i].time_us, results[best].time_us));
+            record_number(set, "total", results[i].time_us * (double)(layers * per_layer));
+            if ((size_t)i == best && algo_count > 1)
+                records_mark(set, record_count(set) - 1, "<- fastest");
         }
     }
     crossover found[64];
     int found_count = algo_count > 1 ? find_crossovers(query, algos, algo_count, found, 64) : 0;
-    if (rows != NULL) {
-        cJSON *list = cJSON_AddArrayToObject(doc, "crossovers");
-        for (int i = 0; i < found_count; i++) {
-            cJSON *item = cJSON_CreateObject();
-            cJSON_AddStringToObject(item, "faster_below", collcalc_algo_name(algos[found[i].from]));
-            cJSON_AddStringToObject(item, "faster_from", collcalc_algo_name(algos[found[i].to]));
-            json_add_bytes(item, "size_bytes", (double)found[i].size_bytes);
-            cJSON_AddItemToArray(list, item);
-        }
-        return json_print_and_free(settings, doc);
-    }
-    if (settings->format == FORMAT_CSV || algo_count < 2)
-        return 0;
-    fputs("\nCrossovers (1 B to 1 TiB):\n", out);
-    if (found_count == 0) {
-        query->size_bytes = 1;
-        int only = fastest_at(query, algos, algo_count, 1);
-        fprintf(out, "  none: %s is fastest at every size\n",
-                only >= 0 ? collcalc_algo_name(algos[only]) : "no algorithm");
-    }
+    record_set *cross = doc_records(doc, &CROSSOVER_SCHEMA);
     for (int i = 0; i < found_count; i++) {
-        char human[32], exact[40];
-        fprintf(out, "  %s is faster below %s (%s bytes), %s from there up\n",
-                collcalc_algo_name(algos[found[i].from]),
-                collcalc_format_bytes_iec(human, sizeof human, (double)found[i].size_bytes),
-                collcalc_format_grouped_u64(exact, sizeof exact, found[i].size_bytes),
-                collcalc_algo_name(algos[found[i].to]));
+        record_begin(cross);
+        record_text(cross, "faster_below", collcalc_algo_name(algos[found[i].from]));
+        record_text(cross, "faster_from", collcalc_algo_name(algos[found[i].to]));
+        record_int(cross, "size_bytes", (long long)found[i].size_bytes);
     }
-    return 0;
+    if (algo_count > 1) {
+        doc_text(doc, "%s", "");
+        doc_text(doc, "Crossovers (1 B to 1 TiB):");
+        if (found_count == 0) {
+            int only = fastest_at(query, algos, algo_count, 1);
+            doc_text(doc, "  none: %s is fastest at every size",
+                     only >= 0 ? collcalc_algo_name(algos[only]) : "no algorithm");
+        }
+        for (int i = 0; i < found_count; i++) {
+            char human[32], exact[40];
+            collcalc_format_bytes_iec(human, sizeof human, (double)found[i].size_bytes);
+            collcalc_format_grouped_u64(exact, sizeof exact, found[i].size_bytes);
+            doc_text(doc, "  %s is faster below %s (%s bytes), %s from there up",
+                     collcalc_algo_name(algos[found[i].from]), human, exact,
+                     collcalc_algo_name(algos[found[i].to]));
+        }
+    }
+    return cli_emit(ctx, doc);
 }
 
-/* Applies one placement spec on top of the command's settings. */
-static int parse_placement(cli_settings *base, const char *spec, config *out_config)
+/* ---- links and placements -------------------------------------------------------- */
+
+typedef struct {
+    char label[COLLCALC_PLACEMENT_LABEL_MAX];
+    collcalc_cluster cluster;
+} config;
+
+/* Options that describe one cluster: with --placement each placement says
+ * them itself, so they may not stand beside it. */
+static const option_id PER_CLUSTER[] = {OPT_LINK, OPT_PLATFORM, OPT_NODES, OPT_GPUS_PER_NODE,
+                                        OPT_INTRA, OPT_INTER, OPT_NICS_PER_NODE, OPT_NICS_PER_GPU,
+                                        OPT_NVLS, OPT_NO_NVLS, OPT_SHARP, OPT_BW, OPT_ALPHA};
+
+static int build_configs(cli_context *ctx, const collcalc_cluster_spec *base, config *configs,
+                         int *out_count)
 {
-    cli_settings local = *base;
-    local.link_count = 0;
-    local.gpus_per_node = 0;
-    local.intra_name = local.inter_name = NULL;
-    local.nics_per_node = 0;
-    local.nvls = local.sharp = local.no_nvls = false;
-    local.platform_name = NULL;
-    local.platform = NULL;
-    char buffer[512];
-    if (strlen(spec) >= sizeof buffer)
-        return usage_error(base, "--placement", "too long");
-    strcpy(buffer, spec);
-    out_config->label[0] = '\0';
-    char *save = NULL;
-    int code = 0;
-    static const struct {
-        const char *key;
-        int id;
-    } KEYS[] = {{"gpus-per-node", OPT_GPUS_PER_NODE}, {"domain-size", OPT_GPUS_PER_NODE},
-                {"intra", OPT_INTRA}, {"inter", OPT_INTER}, {"nics-per-node", OPT_NICS},
-                {"nics", OPT_NICS}, {"link", OPT_LINK}, {"nodes", OPT_NODES},
-                {"platform", OPT_PLATFORM}};
-    for (char *item = strtok_r(buffer, ",", &save); item != NULL && code == 0;
-         item = strtok_r(NULL, ",", &save)) {
-        char *equals = strchr(item, '=');
-        if (equals == NULL) {
-            if (strcmp(item, "nvls") == 0)
-                local.nvls = true;
-            else if (strcmp(item, "sharp") == 0)
-                local.sharp = true;
-            else if (strcmp(item, "no-nvls") == 0)
-                local.no_nvls = true;
-            else
-                code = usage_error(base, "--placement", "'%.40s' is not KEY=VALUE", item);
-            continue;
+    int count = 0;
+    int placements = ctx->args.count[OPT_PLACEMENT];
+    if (placements > 0) {
+        for (size_t i = 0; i < sizeof PER_CLUSTER / sizeof PER_CLUSTER[0]; i++)
+            if (arg_given(&ctx->args, PER_CLUSTER[i]))
+                return cli_usage_error(ctx, cli_spelled(ctx, PER_CLUSTER[i]),
+                                       "with --placement, say it inside each placement "
+                                       "(e.g. --placement platform=hgx-h100,nodes=2)");
+        if (placements > MAX_CONFIGS)
+            return cli_usage_error(ctx, "--placement", "at most %d placements", MAX_CONFIGS);
+        for (int i = 0; i < placements; i++) {
+            collcalc_placement placement;
+            collcalc_diag diag;
+            if (collcalc_placement_parse(ctx->args.values[OPT_PLACEMENT][i], &placement, &diag) !=
+                COLLCALC_OK)
+                return cli_usage_error(ctx, NULL, "%s", diag.message);
+            collcalc_cluster_spec spec = *base;
+            collcalc_cluster_spec_overlay(&spec, &placement.spec);
+            int code = report_resolve(ctx, &spec, &configs[count].cluster, NULL);
+            if (code != 0)
+                return code;
+            snprintf(configs[count].label, sizeof configs[count].label, "%s", placement.label);
+            count++;
         }
-        *equals = '\0';
-        const char *value = equals + 1;
-        if (strcmp(item, "label") == 0) {
-            snprintf(out_config->label, sizeof out_config->label, "%s", value);
-            continue;
+    } else {
+        int links = ctx->args.count[OPT_LINK];
+        if (links > MAX_CONFIGS)
+            return cli_usage_error(ctx, "--link", "at most %d links", MAX_CONFIGS);
+        for (int i = 0; i < links; i++) {
+            collcalc_cluster_spec spec = *base;
+            snprintf(spec.link, sizeof spec.link, "%s", ctx->args.values[OPT_LINK][i]);
+            int code = report_resolve(ctx, &spec, &configs[count].cluster, NULL);
+            if (code != 0)
+                return code;
+            snprintf(configs[count].label, sizeof configs[count].label, "%s",
+                     configs[count].cluster.intra.name);
+            count++;
         }
-        int id = -1;
-        for (size_t k = 0; k < sizeof KEYS / sizeof KEYS[0]; k++)
-            if (strcmp(item, KEYS[k].key) == 0)
-                id = KEYS[k].id;
-        if (id < 0)
-            code = usage_error(base, "--placement",
-                               "unknown key '%.40s' (platform, gpus-per-node, intra, inter, "
-                               "nics-per-node, link, nodes, nvls, no-nvls, sharp, label)",
-                               item);
-        else if (settings_apply(&local, id, "--placement", value) != 0)
-            code = 2;
     }
-    if (code == 0)
-        code = settings_build_cluster(&local, 0, &out_config->cluster);
-    if (code == 0 && out_config->label[0] == '\0')
-        snprintf(out_config->label, sizeof out_config->label, "%.63s", spec);
-    return code;
+    *out_count = count;
+    return 0;
 }
 
 /* The phase that costs most, for the "why" line. */
@@ -293,214 +258,181 @@ static const collcalc_phase *costliest_phase(const collcalc_result *r)
     return worst;
 }
 
-static double safe_ratio(double a, double b)
+/* One side's result: the named algorithm, or the fastest NCCL runs there. */
+static int side_result(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
+                       int algo_count, collcalc_result *out)
 {
-    return b > 0 ? a / b : 0.0;
+    collcalc_result results[COLLCALC_ALGO_COUNT];
+    size_t count = 0, fastest = 0;
+    int code = report_evaluate(ctx, query, algos, algo_count, results, &count, &fastest);
+    if (code != 0)
+        return code;
+    size_t choice = algo_count > 0 ? 0 : report_fastest_in_nccl(results, count);
+    *out = results[choice < count ? choice : fastest];
+    return 0;
 }
 
-static int compare_configs(cli_settings *settings, collcalc_query *query, const config *configs,
-                           int config_count, const uint64_t *sizes, int size_count)
+static void ratio_lines(document *doc, const config *configs, int config_count,
+                        const collcalc_result *results, const char *size_text, long repeat)
 {
-    FILE *out = settings->out;
-    double repeat = (double)settings->layers * (double)settings->per_layer;
-    cJSON *doc = NULL, *rows = NULL;
-    if (settings->format == FORMAT_JSON) {
-        doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "mode", "configurations");
-        cJSON_AddStringToObject(doc, "op", collcalc_op_name(query->op));
-        cJSON_AddStringToObject(doc, "bw_basis", collcalc_bw_basis_name(settings->basis));
-        rows = cJSON_AddArrayToObject(doc, "rows");
-    } else if (settings->format == FORMAT_CSV) {
-        fputs("size_bytes,configuration,algorithm,steps,latency_us,bandwidth_us,time_us,"
-              "algbw_GBps,busbw_GBps,time_ratio,bandwidth_ratio,total_time_us\n",
-              out);
-    } else {
-        fprintf(out, "%s, %s\n", collcalc_op_title(query->op), basis_phrase(settings->basis));
+    const collcalc_result *first = &results[0];
+    for (int c = 1; c < config_count; c++) {
+        const collcalc_result *r = &results[c];
+        const collcalc_phase *worst = costliest_phase(r);
+        char a[32], b[32], ra[32], rb[32];
+        human_time_us(a, sizeof a, r->bandwidth_us);
+        human_time_us(b, sizeof b, first->bandwidth_us);
+        human_ratio(ra, sizeof ra, safe_ratio(r->time_us, first->time_us));
+        human_ratio(rb, sizeof rb, safe_ratio(r->bandwidth_us, first->bandwidth_us));
+        doc_text(doc, "%s vs %s at %s: %s the time (bandwidth term %s vs %s, %s)%s%s%s%s",
+                 configs[c].label, configs[0].label, size_text, ra, a, b, rb,
+                 worst != NULL ? "; costliest phase: " : "", worst != NULL ? worst->label : "",
+                 worst != NULL ? " on " : "", worst != NULL ? worst->link : "");
+        if (repeat > 1) {
+            char c1[32], c2[32], d1[32], d2[32];
+            human_time_us(c1, sizeof c1, first->bandwidth_us * (double)repeat);
+            human_time_us(c2, sizeof c2, r->bandwidth_us * (double)repeat);
+            human_time_us(d1, sizeof d1, first->time_us * (double)repeat);
+            human_time_us(d2, sizeof d2, r->time_us * (double)repeat);
+            doc_text(doc, "  x %ld: bandwidth terms %s vs %s; totals %s vs %s", repeat, c1, c2,
+                     d1, d2);
+        }
     }
+}
+
+static int compare_configs(cli_context *ctx, collcalc_query *query, collcalc_bw_basis basis,
+                           const config *configs, int config_count, const uint64_t *sizes,
+                           int size_count, long layers, long per_layer)
+{
+    collcalc_algo algos[COLLCALC_ALGO_COUNT];
+    int algo_count = 0;
+    int code = report_algos(ctx, query->op, algos, &algo_count);
+    if (code != 0)
+        return code;
+    if (algo_count > 1)
+        return cli_usage_error(ctx, "--algo",
+                               "name one algorithm to run on every side (or none: each side's "
+                               "fastest NCCL runs)");
+    long repeat = layers * per_layer;
+    document *doc = doc_new(ctx->name);
+    collcalc_query first = *query;
+    first.cluster = configs[0].cluster;
+    report_query(doc, &first, basis, layers, per_layer, false);
+    doc_query_text(doc, "mode", "configurations");
+    doc_query_text(doc, "time_ratio_to", "first");
+    doc_query_text(doc, "algorithm_choice", algo_count > 0 ? "named" : "fastest NCCL runs");
+    doc_text(doc, "%s, %s; %s%s", collcalc_op_title(query->op), report_basis_phrase(basis),
+             algo_count > 0 ? "every side runs " : "each side runs the fastest algorithm NCCL runs",
+             algo_count > 0 ? collcalc_algo_name(algos[0]) : "");
+    doc_text(doc, "%s", "");
+    record_set *set = doc_records(doc, &CONFIG_SCHEMA);
+    records_blank_repeats(set, "size_bytes");
+    trim_table(set, repeat > 1);
+    records_hide_column(set, "steps");
     for (int s = 0; s < size_count; s++) {
         collcalc_result results[MAX_CONFIGS];
         for (int c = 0; c < config_count; c++) {
             collcalc_query q = *query;
             q.cluster = configs[c].cluster;
             q.size_bytes = sizes[s];
-            collcalc_result all[COLLCALC_ALGO_COUNT];
-            size_t count = 0, fastest = 0;
-            int code = settings_evaluate(settings, &q, all, &count, &fastest);
+            code = side_result(ctx, &q, algos, algo_count, &results[c]);
             if (code != 0) {
-                cJSON_Delete(doc);
+                doc_free(doc);
                 return code;
             }
-            results[c] = all[fastest];
+            char cluster[256];
+            report_describe_cluster(&q.cluster, cluster, sizeof cluster);
+            report_result_row(set, &q, &results[c], basis, layers, per_layer, false);
+            record_text(set, "configuration", configs[c].label);
+            record_text(set, "cluster", cluster);
+            record_number(set, "time_ratio", safe_ratio(results[c].time_us, results[0].time_us));
+            record_number(set, "bandwidth_ratio",
+                          safe_ratio(results[c].bandwidth_us, results[0].bandwidth_us));
+            record_number(set, "total", results[c].time_us * (double)repeat);
         }
-        if (settings->format == FORMAT_TABLE) {
-            char size[32];
-            fprintf(out, "\n%s (%llu bytes):\n", collcalc_format_bytes_si(size, sizeof size, (double)sizes[s]),
-                    (unsigned long long)sizes[s]);
-            fprintf(out, "  %-24s %-19s %10s %10s %10s %11s %8s%s\n", "configuration", "algorithm",
-                    "latency", "bandwidth", "time", "busbw", "vs first", repeat > 1 ? "  total" : "");
-        }
+    }
+    doc_text(doc, "%s", "");
+    for (int s = 0; s < size_count; s++) {
+        collcalc_result results[MAX_CONFIGS];
         for (int c = 0; c < config_count; c++) {
-            const collcalc_result *r = &results[c];
-            double ratio = safe_ratio(r->time_us, results[0].time_us);
-            double bw_ratio = safe_ratio(r->bandwidth_us, results[0].bandwidth_us);
-            char lat[32], bw[32], time[32], bus[32], total[32];
-            if (rows != NULL) {
-                cJSON *row = json_result(settings, r, false);
-                cJSON_DeleteItemFromObject(row, "fastest");
-                cJSON_AddStringToObject(row, "configuration", configs[c].label);
-                json_add_bytes(row, "size_bytes", (double)sizes[s]);
-                json_add_number(row, "time_ratio", ratio);
-                json_add_number(row, "bandwidth_ratio", bw_ratio);
-                collcalc_query q = *query;
-                q.cluster = configs[c].cluster;
-                q.size_bytes = sizes[s];
-                cJSON_AddItemToObject(row, "cluster", json_query(settings, &q));
-                cJSON_AddItemToArray(rows, row);
-            } else if (settings->format == FORMAT_CSV) {
-                fprintf(out, "%llu,", (unsigned long long)sizes[s]);
-                csv_field(out, configs[c].label, false);
-                fprintf(out, "%s,%ld,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
-                        collcalc_algo_name(r->algo), r->steps, r->latency_us, r->bandwidth_us,
-                        r->time_us, r->algbw_GBps, r->busbw_GBps, ratio, bw_ratio,
-                        r->time_us * repeat);
-            } else {
-                fprintf(out, "  %-24s %-19s %10s %10s %10s %11s %7.2fx", configs[c].label,
-                        collcalc_algo_name(r->algo),
-                        collcalc_format_time_us(lat, sizeof lat, r->latency_us),
-                        collcalc_format_time_us(bw, sizeof bw, r->bandwidth_us),
-                        collcalc_format_time_us(time, sizeof time, r->time_us),
-                        collcalc_format_bandwidth_GBps(bus, sizeof bus, r->busbw_GBps), ratio);
-                if (repeat > 1)
-                    fprintf(out, "  %s", collcalc_format_time_us(total, sizeof total, r->time_us * repeat));
-                fputc('\n', out);
+            collcalc_query q = *query;
+            q.cluster = configs[c].cluster;
+            q.size_bytes = sizes[s];
+            if (side_result(ctx, &q, algos, algo_count, &results[c]) != 0) {
+                doc_free(doc);
+                return EXIT_USAGE;
             }
         }
-        if (settings->format != FORMAT_TABLE)
-            continue;
-        for (int c = 1; c < config_count; c++) {
-            const collcalc_result *r = &results[c], *first = &results[0];
-            const collcalc_phase *worst = costliest_phase(r);
-            char a[32], b[32];
-            fprintf(out, "  %s vs %s: %.3gx the time (bandwidth term %s vs %s, %.3gx)", configs[c].label,
-                    configs[0].label, safe_ratio(r->time_us, first->time_us),
-                    collcalc_format_time_us(a, sizeof a, r->bandwidth_us),
-                    collcalc_format_time_us(b, sizeof b, first->bandwidth_us),
-                    safe_ratio(r->bandwidth_us, first->bandwidth_us));
-            if (worst != NULL)
-                fprintf(out, "; costliest phase: %s on %s", worst->label, worst->link);
-            fputc('\n', out);
-            if (repeat > 1) {
-                char c1[32], c2[32], d1[32], d2[32];
-                fprintf(out, "  x %.0f: bandwidth terms %s vs %s; totals %s vs %s\n", repeat,
-                        collcalc_format_time_us(c1, sizeof c1, first->bandwidth_us * repeat),
-                        collcalc_format_time_us(c2, sizeof c2, r->bandwidth_us * repeat),
-                        collcalc_format_time_us(d1, sizeof d1, first->time_us * repeat),
-                        collcalc_format_time_us(d2, sizeof d2, r->time_us * repeat));
-            }
-        }
+        char size_text[32];
+        human_bytes(size_text, sizeof size_text, (double)sizes[s]);
+        ratio_lines(doc, configs, config_count, results, size_text, repeat);
     }
-    if (rows != NULL)
-        return json_print_and_free(settings, doc);
-    return 0;
+    return cli_emit(ctx, doc);
 }
 
-/* What compare's own options say. */
-typedef struct {
-    size_request sizes;
-    const char *op_name;
-    const char *placements[MAX_CONFIGS];
-    int placement_count;
-} compare_request;
+/* ---- the command ------------------------------------------------------------------ */
 
-static int apply_compare_option(cli_settings *settings, void *context, int id, const char *option,
-                                const char *value)
+int cmd_compare(cli_context *ctx)
 {
-    compare_request *request = context;
-    if (id == ARGS_POSITIONAL || id == OPT_OP) {
-        if (request->op_name != NULL)
-            return usage_error(settings, NULL, "unexpected argument '%.40s'", value);
-        request->op_name = value;
-        return 0;
-    }
-    if (id == OPT_PLACEMENT) {
-        if (request->placement_count >= MAX_CONFIGS)
-            return usage_error(settings, option, "at most %d placements", MAX_CONFIGS);
-        request->placements[request->placement_count++] = value;
-        return 0;
-    }
-    if (id == OPT_SIZE) {
-        /* One --size is a one-element size list. */
-        request->sizes.list_text = value;
-        return settings_apply(settings, id, option, value) != 0 ? 2 : 0;
-    }
-    return sizes_apply(settings, &request->sizes, id, option, value);
-}
-
-static void print_help(FILE *out, const cli_settings *settings)
-{
-    (void)settings;
-    fputs(HELP, out);
-}
-
-int cmd_compare(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err)
-{
-    (void)in;
-    cli_settings settings;
-    settings_init(&settings, command, out, err);
-    compare_request request;
-    memset(&request, 0, sizeof request);
-    cli_option options[64];
-    options_join(COMPARE_OPTIONS, options, 64);
-    bool help = false;
-    int code = settings_parse(&settings, options, argc, argv, print_help, apply_compare_option,
-                              &request, &help);
-    if (help)
-        return finish_output(&settings, code);
-    const char *op_name = request.op_name;
-    const char **placements = request.placements;
-    int placement_count = request.placement_count;
     collcalc_query query;
-    memset(&query, 0, sizeof query);
-    query.tree_efficiency = settings.tree_efficiency;
+    collcalc_query_init(&query);
+    const char *word = arg_value(&ctx->args, OPT_OP);
+    if (ctx->args.positional_count > (word == NULL ? 1 : 0))
+        return cli_usage_error(ctx, NULL, "unexpected argument '%.60s'",
+                               ctx->args.positionals[ctx->args.positional_count - 1]);
+    if (word == NULL && ctx->args.positional_count == 1)
+        word = ctx->args.positionals[0];
+    if (word == NULL)
+        return cli_usage_error(ctx, NULL,
+                               "missing the operation, e.g. 'collcalc compare allreduce'");
     collcalc_diag diag;
-    if (code == 0 && op_name == NULL)
-        code = usage_error(&settings, NULL, "missing the operation, e.g. 'collcalc compare allreduce'");
-    if (code == 0 && collcalc_op_from_name(op_name, &query.op, &diag) != COLLCALC_OK)
-        code = usage_error(&settings, NULL, "%s", diag.message);
-    if (code == 0)
-        code = settings_load_links(&settings);
-
+    if (collcalc_op_from_name(word, &query.op, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, NULL, "%s", diag.message);
     uint64_t sizes[MAX_SWEEP_SIZES];
     int size_count = 0;
-    if (code == 0 && request.sizes.list_text == NULL && !request.sizes.min_set && !request.sizes.max_set)
-        request.sizes.list_text = "64KB,1MB,100MB,1GB";
+    int code = sizes_expand(ctx, "64KB,1MB,100MB,1GB", 8, 1ULL << 30, sizes, &size_count);
+    long layers = 1, per_layer = 1;
     if (code == 0)
-        code = sizes_expand(&settings, &request.sizes, 8, 1UL << 30, sizes, &size_count);
-
-    config configs[MAX_CONFIGS];
-    int config_count = 0;
-    if (code == 0 && placement_count > 0) {
-        /* Placements share the command's tables; load them once here. */
-        code = settings_load_platforms(&settings);
-        if (code == 0 && settings.link_count > 1)
-            code = usage_error(&settings, "--placement", "compare links or placements, not both");
-        for (int i = 0; i < placement_count && code == 0; i++)
-            code = parse_placement(&settings, placements[i], &configs[config_count++]);
-    } else if (code == 0 && settings.link_count > 1) {
-        for (int i = 0; i < settings.link_count && code == 0; i++) {
-            code = settings_build_cluster(&settings, i, &configs[config_count].cluster);
-            snprintf(configs[config_count].label, sizeof configs[config_count].label, "%s",
-                     settings.link_names[i]);
-            config_count++;
+        code = report_repeat(ctx, &layers, &per_layer);
+    bool many_links = ctx->args.count[OPT_LINK] > 1;
+    bool placements = ctx->args.count[OPT_PLACEMENT] > 0;
+    collcalc_cluster_spec spec;
+    collcalc_cluster_spec_init(&spec);
+    if (code == 0 && (many_links || placements)) {
+        /* The shared settings only; each side adds its own cluster. */
+        collcalc_cluster_spec_init(&spec);
+        static const option_id SHARED[] = {OPT_GPUS, OPT_BW_BASIS, OPT_TREE_EFFICIENCY,
+                                           OPT_GPUS_PER_NODE, OPT_NODES, OPT_INTRA, OPT_INTER,
+                                           OPT_NICS_PER_NODE, OPT_NICS_PER_GPU, OPT_NVLS,
+                                           OPT_NO_NVLS, OPT_SHARP, OPT_BW, OPT_ALPHA,
+                                           OPT_PLATFORM};
+        for (size_t i = 0; i < sizeof SHARED / sizeof SHARED[0] && code == 0; i++) {
+            if (!arg_given(&ctx->args, SHARED[i]))
+                continue;
+            const option_def *def = option_def_of(SHARED[i]);
+            if (collcalc_cluster_spec_set(&spec, def->name,
+                                          def->value_name ? arg_value(&ctx->args, SHARED[i]) : NULL,
+                                          &diag) != COLLCALC_OK)
+                code = cli_usage_error(ctx, NULL, "%s", diag.message);
         }
-    } else if (code == 0) {
-        code = settings_build_cluster(&settings, 0, &query.cluster);
+        if (code == 0 && many_links && placements)
+            code = cli_usage_error(ctx, "--placement", "compare links or placements, not both");
+        config configs[MAX_CONFIGS];
+        int config_count = 0;
+        if (code == 0)
+            code = build_configs(ctx, &spec, configs, &config_count);
+        query.tree_efficiency = spec.tree_efficiency;
+        if (code == 0)
+            code = compare_configs(ctx, &query, spec.basis, configs, config_count, sizes,
+                                   size_count, layers, per_layer);
+        return code;
     }
-    if (code == 0 && config_count > 0)
-        code = compare_configs(&settings, &query, configs, config_count, sizes, size_count);
-    else if (code == 0)
-        code = compare_algorithms(&settings, &query, sizes, size_count);
-    code = finish_output(&settings, code);
-    settings_free(&settings);
+    if (code == 0)
+        code = report_spec_from_args(ctx, &spec);
+    if (code == 0)
+        code = report_resolve(ctx, &spec, &query.cluster, NULL);
+    query.tree_efficiency = spec.tree_efficiency;
+    if (code == 0)
+        code = compare_algorithms(ctx, &query, spec.basis, sizes, size_count, layers, per_layer);
     return code;
 }

@@ -1,34 +1,13 @@
 /* collcalc links: the link table, and the bandwidth cliff between adjacent
- * tiers along a path (by default the seed text's HBM -> NVLink -> PCIe ->
- * InfiniBand -> Ethernet). */
+ * tiers along a path (by default the textbook example's HBM -> NVLink ->
+ * PCIe -> InfiniBand -> Ethernet). */
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
-#include "commands.h"
-#include "output.h"
-#include "setup.h"
+#include "collcalc/status.h"
 #include "collcalc/units.h"
-
-static const char HELP[] =
-    "Usage: collcalc links [--bw-basis per-direction|headline] [--path A,B,...] [--links FILE]\n"
-    "\n"
-    "Lists every link in the table (built in, or --links FILE): tier, bandwidth per\n"
-    "direction and as vendors quote it (the headline figure, and what it counts),\n"
-    "per-step latency alpha, and where each figure comes from (--format json).\n"
-    "Then walks a path from the GPU outwards and prints the ratio between adjacent\n"
-    "tiers: the bandwidth cliff. A path element 'a|b' is a range (HBM 3,350-8,000).\n"
-    "\n"
-    "  --path LIST        only the cliff along these links (default hbm3|hbm3e-b200,nvlink5,pcie5,ib-ndr,eth100)\n"
-    "  --platform NAME    only the cliff along a platform's tiers: HBM, NVLink,\n"
-    "                     PCIe, NIC (see 'collcalc platforms')\n"
-    "  --bw-basis B       per-direction (default) or headline (the seed text's figures)\n"
-    "  --links FILE       a JSON link table instead of the built-in one\n"
-    "  --platforms FILE   a JSON platform table for --platform\n"
-    "  --format F         table (default), json or csv\n"
-    "  -h, --help         this text\n"
-    "\n"
-    "Example:\n"
-    "  collcalc links --bw-basis headline\n";
+#include "commands.h"
+#include "report.h"
 
 static const char DEFAULT_PATH[] = "hbm3|hbm3e-b200,nvlink5,pcie5,ib-ndr,eth100";
 
@@ -41,38 +20,31 @@ typedef struct {
     char label[2 * COLLCALC_NAME_MAX + 2];
 } path_stop;
 
-static const cli_option OPTIONS[] = {
-    {"help", 'h', false, OPT_HELP},
-    {"bw-basis", 0, true, OPT_BW_BASIS},
-    {"links", 0, true, OPT_LINKS_FILE},
-    {"format", 0, true, OPT_FORMAT},
-    {"path", 0, true, OPT_PATH},
-    {"platform", 'p', true, OPT_PLATFORM},
-    {"platforms", 0, true, OPT_PLATFORMS_FILE},
-    {NULL, 0, false, 0},
-};
-
-static int parse_path(cli_settings *settings, const char *text, path_stop *stops, int *out_count)
+static int parse_path(cli_context *ctx, const collcalc_link_table *links, const char *text,
+                      path_stop *stops, int *out_count)
 {
     char buffer[512];
     if (strlen(text) >= sizeof buffer)
-        return usage_error(settings, "--path", "too long");
+        return cli_usage_error(ctx, "--path", "too long");
     strcpy(buffer, text);
     int count = 0;
     char *save = NULL;
     for (char *item = strtok_r(buffer, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
         if (count >= MAX_PATH)
-            return usage_error(settings, "--path", "at most %d stops", MAX_PATH);
+            return cli_usage_error(ctx, "--path", "at most %d stops", MAX_PATH);
         char *bar = strchr(item, '|');
         if (bar != NULL)
             *bar = '\0';
         const char *names[2] = {item, bar != NULL ? bar + 1 : item};
         const collcalc_link *found[2];
         for (int k = 0; k < 2; k++) {
-            found[k] = collcalc_link_table_find(settings->links, names[k]);
-            if (found[k] == NULL)
-                return usage_error(settings, "--path", "unknown link '%.40s' (see 'collcalc links')",
-                                   names[k]);
+            found[k] = collcalc_link_table_find(links, names[k]);
+            if (found[k] == NULL) {
+                char shown[COLLCALC_ECHO_BUFFER];
+                collcalc_echo(shown, sizeof shown, names[k]);
+                return cli_usage_error(ctx, "--path", "unknown link '%s' (see 'collcalc links')",
+                                       shown);
+            }
         }
         path_stop *stop = &stops[count++];
         stop->low = found[0];
@@ -83,7 +55,7 @@ static int parse_path(cli_settings *settings, const char *text, path_stop *stops
             snprintf(stop->label, sizeof stop->label, "%s", found[0]->name);
     }
     if (count < 2)
-        return usage_error(settings, "--path", "needs at least two links");
+        return cli_usage_error(ctx, "--path", "needs at least two links");
     *out_count = count;
     return 0;
 }
@@ -147,205 +119,199 @@ static void format_stop_bw(char *buffer, size_t size, const path_stop *stop, col
                  collcalc_format_bandwidth_GBps(b, sizeof b, stop_bw(stop, basis, true)));
 }
 
-static void print_link_table(const cli_settings *settings)
+
+static const record_column LINK_COLUMNS[] = {
+    {"name", "link", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"aliases", "aliases", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"tier", "tier", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"class", "class", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"bw_per_direction_GBps", "per-dir", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"headline_GBps", "headline", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"headline_counts", "headline counts", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"bw_GBps", "bandwidth used", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"alpha_us", "alpha", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"description", "description", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"bw_source", "bandwidth source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"headline_source", "headline source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"alpha_source", "alpha source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+};
+static const record_schema LINK_SCHEMA = {"links", sizeof LINK_COLUMNS / sizeof LINK_COLUMNS[0],
+                                          LINK_COLUMNS};
+
+static const record_column CLIFF_COLUMNS[] = {
+    {"from", "from", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"from_bw", "bandwidth", FIELD_TEXT, COLUMN_TABLE | COLUMN_LEFT, NULL},
+    {"to", "to", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"to_bw", "bandwidth", FIELD_TEXT, COLUMN_TABLE | COLUMN_LEFT, NULL},
+    {"from_min_GBps", "from min", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"from_max_GBps", "from max", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"to_min_GBps", "to min", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"to_max_GBps", "to max", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"ratio", "ratio", FIELD_TEXT, COLUMN_TABLE, NULL},
+    {"ratio_min", "ratio min", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"ratio_max", "ratio max", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"node_boundary", "node boundary", FIELD_BOOL, COLUMN_MACHINE, NULL},
+};
+static const record_schema CLIFF_SCHEMA = {"cliff", sizeof CLIFF_COLUMNS / sizeof CLIFF_COLUMNS[0],
+                                           CLIFF_COLUMNS};
+
+static const record_column SUMMARY_COLUMNS[] = {
+    {"scale_up", "scale-up", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"scale_out", "scale-out", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"ratio_headline", "headline", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"ratio_per_direction", "per direction", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+};
+static const record_schema SUMMARY_SCHEMA = {"scale_up_vs_scale_out", 4, SUMMARY_COLUMNS};
+
+static void add_links(document *doc, const collcalc_link_table *links, collcalc_bw_basis basis)
 {
-    FILE *out = settings->out;
-    fprintf(out, "%-15s %-10s %-7s %12s %12s  %-16s %8s  %s\n", "link", "tier", "class",
-            "per-dir", "headline", "headline counts", "alpha", "description");
-    for (size_t i = 0; i < collcalc_link_table_count(settings->links); i++) {
-        const collcalc_link *link = collcalc_link_table_at(settings->links, i);
-        char per_dir[32], headline[32], alpha[32];
-        fprintf(out, "%-15s %-10s %-7s %12s %12s  %-16s %8s  %s\n", link->name,
-                collcalc_tier_name(link->tier), collcalc_link_class_name(link->link_class),
-                collcalc_format_bandwidth_GBps(per_dir, sizeof per_dir, link->bw_per_direction_GBps),
-                collcalc_format_bandwidth_GBps(headline, sizeof headline, link->headline_GBps),
-                collcalc_headline_counts_name(link->headline_counts),
-                link->link_class == COLLCALC_LINK_CLASS_MEMORY
-                    ? "-"
-                    : collcalc_format_time_us(alpha, sizeof alpha, link->alpha_us),
-                link->description);
+    record_set *set = doc_records(doc, &LINK_SCHEMA);
+    for (size_t i = 0; i < collcalc_link_table_count(links); i++) {
+        const collcalc_link *link = collcalc_link_table_at(links, i);
+        char aliases[COLLCALC_MAX_ALIASES * COLLCALC_NAME_MAX + 8] = "";
+        size_t used = 0;
+        for (int k = 0; k < COLLCALC_MAX_ALIASES && used < sizeof aliases; k++)
+            if (link->aliases[k][0] != '\0')
+                used += (size_t)snprintf(aliases + used, sizeof aliases - used, "%s%s",
+                                         used ? " " : "", link->aliases[k]);
+        record_begin(set);
+        record_text(set, "name", link->name);
+        record_text(set, "aliases", aliases);
+        record_text(set, "tier", collcalc_tier_name(link->tier));
+        record_text(set, "class", collcalc_link_class_name(link->link_class));
+        record_number(set, "bw_per_direction_GBps", link->bw_per_direction_GBps);
+        record_number(set, "headline_GBps", link->headline_GBps);
+        record_text(set, "headline_counts", collcalc_headline_counts_name(link->headline_counts));
+        record_number(set, "bw_GBps", collcalc_link_bandwidth_GBps(link, basis));
+        if (link->link_class != COLLCALC_LINK_CLASS_MEMORY)
+            record_number(set, "alpha_us", link->alpha_us);
+        record_text(set, "description", link->description);
+        record_text(set, "bw_source", link->bw_source);
+        record_text(set, "headline_source", link->headline_source);
+        record_text(set, "alpha_source", link->alpha_source);
     }
-    fputc('\n', out);
 }
 
-static void print_cliff(const cli_settings *settings, const path_stop *stops, int count)
+static void add_cliff(document *doc, const path_stop *stops, int count, collcalc_bw_basis basis)
 {
-    FILE *out = settings->out;
-    fprintf(out, "Bandwidth cliff, %s:\n", basis_phrase(settings->basis));
+    doc_text(doc, "Bandwidth cliff, %s:", report_basis_phrase(basis));
+    record_set *set = doc_records(doc, &CLIFF_SCHEMA);
     for (int i = 0; i + 1 < count; i++) {
         double low, high;
         char ratio[48], from_bw[64], to_bw[64];
-        stop_ratio(&stops[i], &stops[i + 1], settings->basis, &low, &high);
+        stop_ratio(&stops[i], &stops[i + 1], basis, &low, &high);
         format_ratio(ratio, sizeof ratio, low, high);
-        format_stop_bw(from_bw, sizeof from_bw, &stops[i], settings->basis);
-        format_stop_bw(to_bw, sizeof to_bw, &stops[i + 1], settings->basis);
-        fprintf(out, "  %-17s %-18s -> %-10s %-12s %10s%s\n", stops[i].label, from_bw,
-                stops[i + 1].label, to_bw, ratio,
-                crosses_node_boundary(&stops[i], &stops[i + 1]) ? "  <- node boundary" : "");
+        format_stop_bw(from_bw, sizeof from_bw, &stops[i], basis);
+        format_stop_bw(to_bw, sizeof to_bw, &stops[i + 1], basis);
+        record_begin(set);
+        record_text(set, "from", stops[i].label);
+        record_text(set, "from_bw", from_bw);
+        record_text(set, "to", stops[i + 1].label);
+        record_text(set, "to_bw", to_bw);
+        record_number(set, "from_min_GBps", stop_bw(&stops[i], basis, false));
+        record_number(set, "from_max_GBps", stop_bw(&stops[i], basis, true));
+        record_number(set, "to_min_GBps", stop_bw(&stops[i + 1], basis, false));
+        record_number(set, "to_max_GBps", stop_bw(&stops[i + 1], basis, true));
+        record_text(set, "ratio", ratio);
+        record_number(set, "ratio_min", low);
+        record_number(set, "ratio_max", high);
+        bool boundary = crosses_node_boundary(&stops[i], &stops[i + 1]);
+        record_bool(set, "node_boundary", boundary);
+        if (boundary)
+            records_mark(set, record_count(set) - 1, "<- node boundary");
     }
     int up, down;
-    if (find_cliff(stops, count, &up, &down)) {
-        double head_low, head_high, dir_low, dir_high;
-        stop_ratio(&stops[up], &stops[down], COLLCALC_BW_HEADLINE, &head_low, &head_high);
-        stop_ratio(&stops[up], &stops[down], COLLCALC_BW_PER_DIRECTION, &dir_low, &dir_high);
-        char head[48], dir[48];
-        format_ratio(head, sizeof head, head_low, head_high);
-        format_ratio(dir, sizeof dir, dir_low, dir_high);
-        fprintf(out, "\nGPU to GPU, inside the node (%s) vs across nodes (%s): %s headline, %s per "
-                     "direction\n",
-                stops[up].label, stops[down].label, head, dir);
-    }
+    if (!find_cliff(stops, count, &up, &down))
+        return;
+    double head_low, head_high, dir_low, dir_high;
+    stop_ratio(&stops[up], &stops[down], COLLCALC_BW_HEADLINE, &head_low, &head_high);
+    stop_ratio(&stops[up], &stops[down], COLLCALC_BW_PER_DIRECTION, &dir_low, &dir_high);
+    char head[48], dir[48];
+    format_ratio(head, sizeof head, head_low, head_high);
+    format_ratio(dir, sizeof dir, dir_low, dir_high);
+    doc_text(doc, "%s", "");
+    doc_text(doc,
+             "GPU to GPU, inside the node (%s) vs across nodes (%s): %s headline, %s per direction",
+             stops[up].label, stops[down].label, head, dir);
+    record_set *summary = doc_records(doc, &SUMMARY_SCHEMA);
+    record_begin(summary);
+    record_text(summary, "scale_up", stops[up].label);
+    record_text(summary, "scale_out", stops[down].label);
+    record_number(summary, "ratio_headline", head_low);
+    record_number(summary, "ratio_per_direction", dir_low);
 }
 
-static int print_json(const cli_settings *settings, const path_stop *stops, int count)
+/* The path of a platform's tiers from the GPU outwards (a missing tier is
+ * skipped). */
+static int platform_path(cli_context *ctx, const char *name, char *path, size_t size)
 {
-    cJSON *doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "bw_basis", collcalc_bw_basis_name(settings->basis));
-    cJSON *links = cJSON_AddArrayToObject(doc, "links");
-    for (size_t i = 0; i < collcalc_link_table_count(settings->links); i++) {
-        const collcalc_link *link = collcalc_link_table_at(settings->links, i);
-        cJSON *item = cJSON_CreateObject();
-        cJSON_AddStringToObject(item, "name", link->name);
-        cJSON *aliases = cJSON_AddArrayToObject(item, "aliases");
-        for (int k = 0; k < COLLCALC_MAX_ALIASES; k++)
-            if (link->aliases[k][0] != '\0')
-                cJSON_AddItemToArray(aliases, cJSON_CreateString(link->aliases[k]));
-        cJSON_AddStringToObject(item, "description", link->description);
-        cJSON_AddStringToObject(item, "tier", collcalc_tier_name(link->tier));
-        cJSON_AddStringToObject(item, "class", collcalc_link_class_name(link->link_class));
-        json_add_number(item, "bw_per_direction_GBps", link->bw_per_direction_GBps);
-        json_add_number(item, "headline_GBps", link->headline_GBps);
-        cJSON_AddStringToObject(item, "headline_counts",
-                                collcalc_headline_counts_name(link->headline_counts));
-        json_add_number(item, "bw_GBps", collcalc_link_bandwidth_GBps(link, settings->basis));
-        json_add_number(item, "alpha_us", link->alpha_us);
-        cJSON *sources = cJSON_AddObjectToObject(item, "sources");
-        cJSON_AddStringToObject(sources, "bw_per_direction_GBps", link->bw_source);
-        cJSON_AddStringToObject(sources, "headline_GBps", link->headline_source);
-        cJSON_AddStringToObject(sources, "alpha_us", link->alpha_source);
-        cJSON_AddItemToArray(links, item);
+    const collcalc_platform_table *platforms;
+    int code = cli_platforms(ctx, &platforms);
+    if (code != 0)
+        return code;
+    const collcalc_platform *platform = collcalc_platform_table_find(platforms, name);
+    if (platform == NULL) {
+        const char *names[COLLCALC_PLATFORMS_MAX];
+        size_t n = collcalc_platform_table_count(platforms);
+        for (size_t i = 0; i < n; i++)
+            names[i] = collcalc_platform_table_at(platforms, i)->name;
+        char shown[COLLCALC_ECHO_BUFFER], hint[160];
+        collcalc_echo(shown, sizeof shown, name);
+        collcalc_suggest_text(hint, sizeof hint, name, names, n);
+        return cli_usage_error(ctx, "--platform", "unknown platform '%s'%s (see 'collcalc platforms')",
+                               shown, hint);
     }
-    cJSON *cliff = cJSON_AddArrayToObject(doc, "cliff");
-    for (int i = 0; i + 1 < count; i++) {
-        double low, high;
-        stop_ratio(&stops[i], &stops[i + 1], settings->basis, &low, &high);
-        cJSON *item = cJSON_CreateObject();
-        cJSON_AddStringToObject(item, "from", stops[i].label);
-        cJSON_AddStringToObject(item, "to", stops[i + 1].label);
-        json_add_number(item, "ratio_min", low);
-        json_add_number(item, "ratio_max", high);
-        cJSON_AddBoolToObject(item, "node_boundary", crosses_node_boundary(&stops[i], &stops[i + 1]));
-        cJSON_AddItemToArray(cliff, item);
-    }
-    int up, down;
-    if (find_cliff(stops, count, &up, &down)) {
-        double low, high;
-        cJSON *item = cJSON_AddObjectToObject(doc, "scale_up_vs_scale_out");
-        cJSON_AddStringToObject(item, "scale_up", stops[up].label);
-        cJSON_AddStringToObject(item, "scale_out", stops[down].label);
-        stop_ratio(&stops[up], &stops[down], COLLCALC_BW_HEADLINE, &low, &high);
-        json_add_number(item, "ratio_headline", low);
-        stop_ratio(&stops[up], &stops[down], COLLCALC_BW_PER_DIRECTION, &low, &high);
-        json_add_number(item, "ratio_per_direction", low);
-    }
-    return json_print_and_free(settings, doc);
-}
-
-static void print_csv(const cli_settings *settings)
-{
-    FILE *out = settings->out;
-    fputs("name,tier,class,bw_per_direction_GBps,headline_GBps,headline_counts,alpha_us,"
-          "description\n",
-          out);
-    for (size_t i = 0; i < collcalc_link_table_count(settings->links); i++) {
-        const collcalc_link *link = collcalc_link_table_at(settings->links, i);
-        fprintf(out, "%s,%s,%s,%.10g,%.10g,%s,%.10g,", link->name, collcalc_tier_name(link->tier),
-                collcalc_link_class_name(link->link_class), link->bw_per_direction_GBps,
-                link->headline_GBps, collcalc_headline_counts_name(link->headline_counts),
-                link->alpha_us);
-        csv_field(out, link->description, true);
-    }
-}
-
-/* What links' own options say. */
-typedef struct {
-    const char *path_text;
-} links_request;
-
-static int apply_links_option(cli_settings *settings, void *context, int id, const char *option,
-                              const char *value)
-{
-    (void)settings;
-    (void)option;
-    links_request *request = context;
-    if (id != OPT_PATH)
-        return -1;
-    request->path_text = value;
+    const char *tiers[] = {platform->memory_link, platform->intra_link, platform->host_link,
+                           platform->inter_link};
+    size_t used = 0;
+    path[0] = '\0';
+    for (size_t i = 0; i < 4; i++)
+        if (tiers[i][0] != '\0' && used < size)
+            used += (size_t)snprintf(path + used, size - used, "%s%s", used > 0 ? "," : "",
+                                     tiers[i]);
     return 0;
 }
 
-static void print_help(FILE *out, const cli_settings *settings)
+int cmd_links(cli_context *ctx)
 {
-    (void)settings;
-    fputs(HELP, out);
-}
-
-int cmd_links(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err)
-{
-    (void)in;
-    cli_settings settings;
-    settings_init(&settings, command, out, err);
-    links_request request = {DEFAULT_PATH};
-    bool help = false;
-    int code = settings_parse(&settings, OPTIONS, argc, argv, print_help, apply_links_option,
-                              &request, &help);
-    if (help)
-        return finish_output(&settings, code);
-    const char *path_text = request.path_text;
+    if (ctx->args.positional_count > 0)
+        return cli_usage_error(ctx, NULL, "unexpected argument '%.60s'", ctx->args.positionals[0]);
+    collcalc_bw_basis basis;
+    int code = cli_basis(ctx, &basis);
+    const collcalc_link_table *links = NULL;
     if (code == 0)
-        code = settings_load_links(&settings);
-    char platform_path[4 * COLLCALC_NAME_MAX + 8];
-    if (code == 0 && settings.platforms_file != NULL)
-        code = settings_load_platforms(&settings);
-    if (code == 0 && settings.platform_name != NULL) {
-        code = settings_load_platforms(&settings);
-        const collcalc_platform *platform =
-            code == 0 ? collcalc_platform_table_find(settings.platforms, settings.platform_name) : NULL;
-        if (code == 0 && platform == NULL)
-            code = usage_error(&settings, "--platform",
-                               "unknown platform '%.40s' (see 'collcalc platforms')",
-                               settings.platform_name);
-        if (code == 0 && platform != NULL) {
-            /* The platform's tiers from the GPU outwards; a missing tier is skipped. */
-            const char *tiers[] = {platform->memory_link, platform->intra_link, platform->host_link,
-                                   platform->inter_link};
-            size_t used = 0;
-            platform_path[0] = '\0';
-            for (size_t i = 0; i < 4; i++)
-                if (tiers[i][0] != '\0')
-                    used += (size_t)snprintf(platform_path + used, sizeof platform_path - used,
-                                             "%s%s", used > 0 ? "," : "", tiers[i]);
-            path_text = platform_path;
-        }
+        code = cli_links(ctx, &links);
+    const char *path_text = arg_value(&ctx->args, OPT_PATH);
+    const char *platform = arg_value(&ctx->args, OPT_PLATFORM);
+    char from_platform[4 * COLLCALC_NAME_MAX + 8];
+    if (code == 0 && path_text != NULL && platform != NULL)
+        code = cli_usage_error(ctx, "--path", "give --path or --platform, not both");
+    const collcalc_platform_table *platforms;
+    if (code == 0 && (arg_given(&ctx->args, OPT_PLATFORMS_FILE) ||
+                      arg_given(&ctx->args, OPT_PLATFORMS_ONLY)))
+        code = cli_platforms(ctx, &platforms);
+    if (code == 0 && platform != NULL) {
+        code = platform_path(ctx, platform, from_platform, sizeof from_platform);
+        path_text = from_platform;
     }
+    bool whole_table = path_text == NULL;
+    if (path_text == NULL)
+        path_text = DEFAULT_PATH;
     path_stop stops[MAX_PATH];
     int count = 0;
-    if (code == 0) {
-        code = parse_path(&settings, path_text, stops, &count);
+    if (code == 0)
+        code = parse_path(ctx, links, path_text, stops, &count);
+    if (code != 0)
+        return code;
+    document *doc = doc_new(ctx->name);
+    doc_query_text(doc, "bw_basis", collcalc_bw_basis_name(basis));
+    doc_query_text(doc, "path", path_text);
+    if (platform != NULL)
+        doc_query_text(doc, "platform", platform);
+    if (whole_table) {
+        add_links(doc, links, basis);
+        doc_text(doc, "%s", "");
     }
-    if (code == 0) {
-        if (settings.format == FORMAT_JSON)
-            code = print_json(&settings, stops, count);
-        else if (settings.format == FORMAT_CSV)
-            print_csv(&settings);
-        else
-        {
-            if (path_text == DEFAULT_PATH)
-                print_link_table(&settings);
-            print_cliff(&settings, stops, count);
-        }
-    }
-    code = finish_output(&settings, code);
-    settings_free(&settings);
-    return code;
+    add_cliff(doc, stops, count, basis);
+    return cli_emit(ctx, doc);
 }

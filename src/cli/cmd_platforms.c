@@ -1,106 +1,83 @@
 /* collcalc platforms: the platform presets (GPUs per node or NVLink domain,
- * links, NICs, NVLS) that --platform fills in. */
+ * links, NICs, NVLS, NCCL inputs) that --platform fills in. */
 #include "commands.h"
-#include "output.h"
-#include "setup.h"
 
-static const char HELP[] =
-    "Usage: collcalc platforms [--platforms FILE] [--format table|json|csv]\n"
-    "\n"
-    "Lists the platform presets: GPUs per node (NVLink domain), the link between\n"
-    "GPUs inside it, the scale-out NIC and how many per node, and whether the\n"
-    "NVSwitch reduces in the switch (NVLS). Use one with --platform NAME on any\n"
-    "collective command; options you give explicitly override the preset.\n"
-    "--format json adds the source of every figure.\n"
-    "\n"
-    "  --platforms FILE   a JSON platform table instead of the built-in one\n"
-    "  --links FILE       the link table the platforms refer to\n"
-    "  --format F         table (default), json or csv\n"
-    "  -h, --help         this text\n"
-    "\n"
-    "Example:\n"
-    "  collcalc allreduce --size 1GB --platform hgx-h100 --nodes 2\n";
-
-static const cli_option OPTIONS[] = {
-    {"help", 'h', false, OPT_HELP},
-    {"platforms", 0, true, OPT_PLATFORMS_FILE},
-    {"links", 0, true, OPT_LINKS_FILE},
-    {"format", 0, true, OPT_FORMAT},
-    {NULL, 0, false, 0},
+static const record_column PLATFORM_COLUMNS[] = {
+    {"name", "platform", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"aliases", "aliases", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"gpu", "gpu", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"gpu_arch", "arch", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"gpus_per_node", "GPUs/node", FIELD_INT, COLUMN_BOTH, NULL},
+    {"intra_link", "intra", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"nics", "NICs per node", FIELD_TEXT, COLUMN_TABLE, NULL},
+    {"inter_link", "inter", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"nics_per_node", "NICs", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"nics_per_gpu", "NICs per GPU", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"transport", "transport", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"memory_link", "memory", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"host_link", "host", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"nvls", "nvls", FIELD_BOOL, COLUMN_BOTH, NULL},
+    {"nvswitch", "nvswitch", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"nvlink_links_per_gpu", "NVLinks per GPU", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"p2p", "p2p", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"sharp", "sharp", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"cpu_vendor", "cpu", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"description", "description", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"topology_source", "topology source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"nics_source", "NICs source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"nvls_source", "NVLS source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"arch_source", "arch source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"transport_source", "transport source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"fabric_source", "fabric source", FIELD_TEXT, COLUMN_MACHINE, NULL},
 };
+static const record_schema PLATFORM_SCHEMA = {
+    "platforms", sizeof PLATFORM_COLUMNS / sizeof PLATFORM_COLUMNS[0], PLATFORM_COLUMNS};
 
-static int print_json(const cli_settings *settings)
+int cmd_platforms(cli_context *ctx)
 {
-    cJSON *doc = cJSON_CreateObject();
-    cJSON *list = cJSON_AddArrayToObject(doc, "platforms");
-    for (size_t i = 0; i < collcalc_platform_table_count(settings->platforms); i++) {
-        const collcalc_platform *p = collcalc_platform_table_at(settings->platforms, i);
-        cJSON *item = cJSON_CreateObject();
-        cJSON_AddStringToObject(item, "name", p->name);
-        cJSON *aliases = cJSON_AddArrayToObject(item, "aliases");
-        for (int k = 0; k < COLLCALC_MAX_ALIASES; k++)
+    if (ctx->args.positional_count > 0)
+        return cli_usage_error(ctx, NULL, "unexpected argument '%.60s'", ctx->args.positionals[0]);
+    const collcalc_platform_table *platforms;
+    int code = cli_platforms(ctx, &platforms);
+    if (code != 0)
+        return code;
+    document *doc = doc_new(ctx->name);
+    record_set *set = doc_records(doc, &PLATFORM_SCHEMA);
+    for (size_t i = 0; i < collcalc_platform_table_count(platforms); i++) {
+        const collcalc_platform *p = collcalc_platform_table_at(platforms, i);
+        char aliases[COLLCALC_MAX_ALIASES * COLLCALC_NAME_MAX + 8] = "";
+        size_t used = 0;
+        for (int k = 0; k < COLLCALC_MAX_ALIASES && used < sizeof aliases; k++)
             if (p->aliases[k][0] != '\0')
-                cJSON_AddItemToArray(aliases, cJSON_CreateString(p->aliases[k]));
-        cJSON_AddStringToObject(item, "description", p->description);
-        cJSON_AddStringToObject(item, "gpu", p->gpu);
-        cJSON_AddNumberToObject(item, "gpus_per_node", p->gpus_per_node);
-        cJSON_AddStringToObject(item, "intra_link", p->intra_link);
-        cJSON_AddStringToObject(item, "inter_link", p->inter_link);
-        cJSON_AddNumberToObject(item, "nics_per_node", p->nics_per_node);
-        cJSON_AddStringToObject(item, "memory_link", p->memory_link);
-        cJSON_AddStringToObject(item, "host_link", p->host_link);
-        cJSON_AddBoolToObject(item, "nvls", p->nvls);
-        cJSON_AddBoolToObject(item, "sharp", p->sharp);
-        cJSON *sources = cJSON_AddObjectToObject(item, "sources");
-        cJSON_AddStringToObject(sources, "topology", p->topology_source);
-        cJSON_AddStringToObject(sources, "nics", p->nics_source);
-        cJSON_AddStringToObject(sources, "nvls", p->nvls_source);
-        cJSON_AddItemToArray(list, item);
+                used += (size_t)snprintf(aliases + used, sizeof aliases - used, "%s%s",
+                                         used ? " " : "", p->aliases[k]);
+        record_begin(set);
+        record_text(set, "name", p->name);
+        record_text(set, "aliases", aliases);
+        record_text(set, "gpu", p->gpu);
+        record_text(set, "gpu_arch", collcalc_gpu_arch_name(p->gpu_arch));
+        record_int(set, "gpus_per_node", p->gpus_per_node);
+        record_text(set, "intra_link", p->intra_link);
+        record_textf(set, "nics", "%d x %s", p->nics_per_node, p->inter_link);
+        record_text(set, "inter_link", p->inter_link);
+        record_int(set, "nics_per_node", p->nics_per_node);
+        record_int(set, "nics_per_gpu", p->nics_per_gpu);
+        record_text(set, "transport", collcalc_transport_name(p->transport));
+        record_text(set, "memory_link", p->memory_link);
+        record_text(set, "host_link", p->host_link);
+        record_bool(set, "nvls", p->nvls);
+        record_bool(set, "nvswitch", p->nvswitch);
+        record_int(set, "nvlink_links_per_gpu", p->nvlink_links_per_gpu);
+        record_bool(set, "p2p", p->p2p);
+        record_bool(set, "sharp", p->sharp);
+        record_text(set, "cpu_vendor", collcalc_cpu_vendor_name(p->cpu_vendor));
+        record_text(set, "description", p->description);
+        record_text(set, "topology_source", p->topology_source);
+        record_text(set, "nics_source", p->nics_source);
+        record_text(set, "nvls_source", p->nvls_source);
+        record_text(set, "arch_source", p->arch_source);
+        record_text(set, "transport_source", p->transport_source);
+        record_text(set, "fabric_source", p->fabric_source);
     }
-    return json_print_and_free(settings, doc);
-}
-
-static void print_help(FILE *out, const cli_settings *settings)
-{
-    (void)settings;
-    fputs(HELP, out);
-}
-
-int cmd_platforms(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err)
-{
-    (void)in;
-    cli_settings settings;
-    settings_init(&settings, command, out, err);
-    bool help = false;
-    int code = settings_parse(&settings, OPTIONS, argc, argv, print_help, NULL, NULL, &help);
-    if (help)
-        return finish_output(&settings, code);
-    if (code == 0)
-        code = settings_load_platforms(&settings);
-    if (code == 0 && settings.format == FORMAT_JSON) {
-        code = print_json(&settings);
-    } else if (code == 0 && settings.format == FORMAT_CSV) {
-        fputs("name,gpu,gpus_per_node,intra_link,inter_link,nics_per_node,nvls,sharp,description\n", out);
-        for (size_t i = 0; i < collcalc_platform_table_count(settings.platforms); i++) {
-            const collcalc_platform *p = collcalc_platform_table_at(settings.platforms, i);
-            fprintf(out, "%s,", p->name);
-            csv_field(out, p->gpu, false);
-            fprintf(out, "%d,%s,%s,%d,%s,%s,", p->gpus_per_node, p->intra_link, p->inter_link,
-                    p->nics_per_node, p->nvls ? "true" : "false", p->sharp ? "true" : "false");
-            csv_field(out, p->description, true);
-        }
-    } else if (code == 0) {
-        fprintf(out, "%-24s %-10s %9s %-15s %-16s %-5s  %s\n", "platform", "gpu", "gpus/node",
-                "intra", "nics per node", "nvls", "description");
-        for (size_t i = 0; i < collcalc_platform_table_count(settings.platforms); i++) {
-            const collcalc_platform *p = collcalc_platform_table_at(settings.platforms, i);
-            char nics[48];
-            snprintf(nics, sizeof nics, "%d x %s", p->nics_per_node, p->inter_link);
-            fprintf(out, "%-24s %-10s %9d %-15s %-16s %-5s  %s\n", p->name, p->gpu,
-                    p->gpus_per_node, p->intra_link, nics, p->nvls ? "yes" : "no", p->description);
-        }
-    }
-    code = finish_output(&settings, code);
-    settings_free(&settings);
-    return code;
+    return cli_emit(ctx, doc);
 }

@@ -1,17 +1,49 @@
-/* The commands the CLI dispatches to: one function per command (file). */
+/* The command table: each command's name, its function, and what its
+ * --help says (usage, description, option groups, examples). Help texts
+ * are generated from this table and the option registry (help.c); the
+ * tests run every example. */
 #ifndef COLLCALC_CLI_COMMANDS_H
 #define COLLCALC_CLI_COMMANDS_H
 
 #include <stdio.h>
 
-/* Every command: argv[0] is the command word; returns the exit code. */
-typedef int (*command_fn)(const char *command, int argc, char **argv, FILE *in, FILE *out,
-                          FILE *err);
+#include "context.h"
+#include "options.h"
 
-int cmd_collective(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
-int cmd_compare(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
-int cmd_sweep(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
-int cmd_platforms(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
-int cmd_links(const char *command, int argc, char **argv, FILE *in, FILE *out, FILE *err);
+typedef int (*command_fn)(cli_context *ctx);
+
+typedef struct {
+    const char *title;           /* "What to move" */
+    const option_use *options;   /* terminated by {OPT_NONE} */
+} option_group;
+
+typedef struct command_spec {
+    const char *name;
+    command_fn run;
+    const char *summary;         /* one line for 'collcalc --help' */
+    const char *usage;           /* argument lines after "collcalc NAME ", '\n'-separated */
+    const char *description;     /* paragraph(s) */
+    const option_group *groups;  /* terminated by {NULL} */
+    const char *const *examples; /* full command lines, NULL-terminated */
+    int op;                      /* the collcalc_op of a collective command, else -1 */
+} command_spec;
+
+/* Every command, in the order 'collcalc --help' lists them. */
+const command_spec *command_table(size_t *out_count);
+
+/* The command named word (or an operation alias such as "ar"), or NULL. */
+const command_spec *command_find(const char *word);
+
+/* Prints a command's --help. */
+void help_print(FILE *out, const command_spec *spec);
+
+/* Option groups several commands share (commands_common.c). */
+extern const option_group COLLECTIVE_GROUPS[];
+
+int cmd_collective(cli_context *ctx);
+int cmd_compare(cli_context *ctx);
+int cmd_sweep(cli_context *ctx);
+int cmd_links(cli_context *ctx);
+int cmd_platforms(cli_context *ctx);
 
 #endif

@@ -1,63 +1,29 @@
 /* Size lists: -b/-e/-f/-i as nccl-tests, or --sizes lists and ranges. */
 #include "sizes.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "collcalc/units.h"
 
-int sizes_apply(cli_settings *settings, size_request *request, int id, const char *option,
-                const char *value)
-{
-    collcalc_diag diag;
-    switch (id) {
-    case OPT_MIN_BYTES:
-        if (collcalc_parse_size_bytes(value, &request->min_bytes, &diag) != COLLCALC_OK)
-            return usage_error(settings, option, "%s", diag.message);
-        request->min_set = true;
-        return 0;
-    case OPT_MAX_BYTES:
-        if (collcalc_parse_size_bytes(value, &request->max_bytes, &diag) != COLLCALC_OK)
-            return usage_error(settings, option, "%s", diag.message);
-        request->max_set = true;
-        return 0;
-    case OPT_STEP_BYTES:
-        if (collcalc_parse_size_bytes(value, &request->step_bytes, &diag) != COLLCALC_OK)
-            return usage_error(settings, option, "%s", diag.message);
-        if (request->step_bytes == 0)
-            return usage_error(settings, option, "the step must be at least 1 byte");
-        request->step_set = true;
-        return 0;
-    case OPT_STEP_FACTOR:
-        if (collcalc_parse_number(value, 1.0, 1024.0, &request->factor, &diag) != COLLCALC_OK)
-            return usage_error(settings, option, "%s", diag.message);
-        request->factor_set = true;
-        return 0;
-    case OPT_SIZES:
-        request->list_text = value;
-        return 0;
-    default:
-        return -1;
-    }
-}
-
-static int add_size(const cli_settings *settings, uint64_t *sizes, int *count, uint64_t size)
+static int add_size(cli_context *ctx, uint64_t *sizes, int *count, uint64_t size)
 {
     if (*count >= MAX_SWEEP_SIZES)
-        return usage_error(settings, NULL, "more than %d sizes: use a larger step (-f, -i)",
+        return cli_usage_error(ctx, NULL, "more than %d sizes: use a larger step (-f, -i)",
                            MAX_SWEEP_SIZES);
     sizes[(*count)++] = size;
     return 0;
 }
 
 /* Walks min..max by factor (> 1) or by step, as nccl-tests does. */
-static int expand_range(const cli_settings *settings, uint64_t min_bytes, uint64_t max_bytes,
+static int expand_range(cli_context *ctx, uint64_t min_bytes, uint64_t max_bytes,
                         double factor, uint64_t step, uint64_t *sizes, int *count)
 {
     if (min_bytes > max_bytes)
-        return usage_error(settings, "-b", "the first size is larger than the last (-e)");
+        return cli_usage_error(ctx, "-b", "the first size is larger than the last (-e)");
     uint64_t size = min_bytes;
     for (;;) {
-        int code = add_size(settings, sizes, count, size);
+        int code = add_size(ctx, sizes, count, size);
         if (code != 0)
             return code;
         if (size >= max_bytes)
@@ -78,44 +44,72 @@ static int expand_range(const cli_settings *settings, uint64_t min_bytes, uint64
     return 0;
 }
 
-int sizes_expand(const cli_settings *settings, const size_request *request, uint64_t default_min,
+int sizes_expand(cli_context *ctx, const char *default_list, uint64_t default_min,
                  uint64_t default_max, uint64_t *sizes, int *out_count)
 {
-    int count = 0, code = 0;
+    int count = 0;
+    uint64_t low = default_min, high = default_max, step = 1048576;
+    double factor = 2.0;
+    bool min_set = arg_given(&ctx->args, OPT_MIN_BYTES), max_set = arg_given(&ctx->args, OPT_MAX_BYTES);
+    bool step_set = arg_given(&ctx->args, OPT_STEP_BYTES);
+    bool factor_set = arg_given(&ctx->args, OPT_STEP_FACTOR);
+    const char *list = arg_value(&ctx->args, OPT_SIZES);
+    if (list == NULL && arg_given(&ctx->args, OPT_SIZE))
+        list = arg_value(&ctx->args, OPT_SIZE);
+    if (list != NULL && (min_set || max_set || step_set))
+        return cli_usage_error(ctx, "--sizes", "give a size list or -b/-e/-i, not both");
+    if (step_set && factor_set)
+        return cli_usage_error(ctx, "-i", "give -f or -i, not both");
+    int code = cli_size(ctx, OPT_MIN_BYTES, &low);
+    if (code == 0)
+        code = cli_size(ctx, OPT_MAX_BYTES, &high);
+    if (code == 0)
+        code = cli_size(ctx, OPT_STEP_BYTES, &step);
+    if (code == 0)
+        code = cli_number(ctx, OPT_STEP_FACTOR, 1.0, 1024.0, &factor);
+    if (code != 0)
+        return code;
+    if (step_set && step == 0)
+        return cli_usage_error(ctx, "-i", "the step must be at least 1 byte");
+    if (factor_set && factor <= 1.0)
+        return cli_usage_error(ctx, "-f", "the factor must be more than 1 (use -i to add a step)");
+    if (list == NULL && !min_set && !max_set && default_list != NULL)
+        list = default_list;
+    if (list == NULL) {
+        if (min_set && !max_set)
+            high = low;
+        if (step_set)
+            factor = 1.0;
+        code = expand_range(ctx, low, high, factor, step, sizes, &count);
+        *out_count = count;
+        return code;
+    }
     collcalc_diag diag;
-    if (request->list_text != NULL) {
-        char buffer[2048];
-        if (strlen(request->list_text) >= sizeof buffer)
-            return usage_error(settings, "--sizes", "list too long");
-        strcpy(buffer, request->list_text);
-        char *item = buffer;
-        while (item != NULL && code == 0) {
-            char *comma = strchr(item, ',');
-            if (comma != NULL)
-                *comma = '\0';
-            char *dots = strstr(item, "..");
-            if (dots != NULL) {
-                *dots = '\0';
-                uint64_t low, high;
-                if (collcalc_parse_size_bytes(item, &low, &diag) != COLLCALC_OK ||
-                    collcalc_parse_size_bytes(dots + 2, &high, &diag) != COLLCALC_OK)
-                    return usage_error(settings, "--sizes", "%s", diag.message);
-                double factor = request->factor_set ? request->factor : 2.0;
-                code = expand_range(settings, low, high, factor, 1, sizes, &count);
-            } else {
-                uint64_t size;
-                if (collcalc_parse_size_bytes(item, &size, &diag) != COLLCALC_OK)
-                    return usage_error(settings, "--sizes", "%s", diag.message);
-                code = add_size(settings, sizes, &count, size);
-            }
-            item = comma != NULL ? comma + 1 : NULL;
+    char buffer[2048];
+    if (strlen(list) >= sizeof buffer)
+        return cli_usage_error(ctx, "--sizes", "list too long");
+    strcpy(buffer, list);
+    char *item = buffer;
+    while (item != NULL && code == 0) {
+        char *comma = strchr(item, ',');
+        if (comma != NULL)
+            *comma = '\0';
+        char *dots = strstr(item, "..");
+        if (dots != NULL) {
+            *dots = '\0';
+            uint64_t a, b;
+            if (collcalc_parse_size_bytes(item, &a, &diag) != COLLCALC_OK ||
+                collcalc_parse_size_bytes(dots + 2, &b, &diag) != COLLCALC_OK)
+                return cli_usage_error(ctx, "--sizes", "%s", diag.message);
+            code = expand_range(ctx, a, b, factor, 1, sizes, &count);
+        } else {
+            uint64_t size;
+            if (collcalc_parse_size_bytes(item, &size, &diag) != COLLCALC_OK)
+                return cli_usage_error(ctx, arg_given(&ctx->args, OPT_SIZES) ? "--sizes" : "--size",
+                                       "%s", diag.message);
+            code = add_size(ctx, sizes, &count, size);
         }
-    } else {
-        uint64_t low = request->min_set ? request->min_bytes : default_min;
-        uint64_t high = request->max_set ? request->max_bytes : (request->min_set ? low : default_max);
-        double factor = request->factor_set ? request->factor : (request->step_set ? 1.0 : 2.0);
-        uint64_t step = request->step_set ? request->step_bytes : 1048576;
-        code = expand_range(settings, low, high, factor, step, sizes, &count);
+        item = comma != NULL ? comma + 1 : NULL;
     }
     *out_count = count;
     return code;

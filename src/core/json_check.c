@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Longest piece of user text (a key, a string value) quoted in a message:
- * enough to recognise it, short enough to keep the message one line. */
+/* Longest key written plainly in a path; buffers for quoted user text. */
 #define QUOTE_MAX_BYTES 48
+#define QUOTE_BUFFER COLLCALC_ECHO_BUFFER
 
 /* Whole numbers above this are not all representable in a double. */
 #define EXACT_INTEGER_LIMIT 9007199254740992.0 /* 2^53 */
@@ -36,29 +36,11 @@ static bool append_text(char *dst, size_t size, size_t *length, const char *src)
     return true;
 }
 
-/* Copies user text into out for a message: control characters escaped,
- * long text cut (at a UTF-8 character boundary) and marked with "...". */
+/* Copies user text into out for a message through the library's one echo
+ * helper (collcalc_echo): control bytes escaped, long text cut with "...". */
 static void quote_text(char *out, size_t out_size, const char *text)
 {
-    size_t length = 0;
-    out[0] = '\0';
-    for (size_t i = 0; text[i] != '\0'; i++) {
-        unsigned char c = (unsigned char)text[i];
-        bool continuation = (c & 0xC0u) == 0x80u;
-        if (i >= QUOTE_MAX_BYTES && !continuation) {
-            append_text(out, out_size, &length, "...");
-            return;
-        }
-        char piece[8];
-        if (c < 0x20u || c == 0x7Fu)
-            snprintf(piece, sizeof piece, "\\x%02x", c);
-        else {
-            piece[0] = (char)c;
-            piece[1] = '\0';
-        }
-        if (!append_text(out, out_size, &length, piece))
-            return;
-    }
+    collcalc_echo(out, out_size, text);
 }
 
 /* A number for a message: whole numbers without exponent, others shortest
@@ -117,13 +99,13 @@ static bool is_identifier(const char *key)
 
 void collcalc_json_path_push_key(collcalc_json_path *path, const char *key)
 {
-    char segment[QUOTE_MAX_BYTES * 4 + 16];
+    char segment[QUOTE_BUFFER + 16];
     if (key == NULL)
         key = "";
     if (is_identifier(key) && strlen(key) <= QUOTE_MAX_BYTES) {
         snprintf(segment, sizeof segment, "%s%s", path->length == 0 ? "" : ".", key);
     } else {
-        char quoted[QUOTE_MAX_BYTES * 4 + 4];
+        char quoted[QUOTE_BUFFER];
         quote_text(quoted, sizeof quoted, key);
         snprintf(segment, sizeof segment, "[\"%s\"]", quoted);
     }
@@ -214,7 +196,7 @@ static collcalc_status fail_missing(collcalc_json_ctx *ctx)
 static collcalc_status fail_type(collcalc_json_ctx *ctx, const cJSON *item, const char *wanted)
 {
     if (cJSON_IsString(item)) {
-        char quoted[QUOTE_MAX_BYTES * 4 + 4];
+        char quoted[QUOTE_BUFFER];
         quote_text(quoted, sizeof quoted, item->valuestring);
         return collcalc_json_fail(ctx, "must be %s, not a string (\"%s\")", wanted, quoted);
     }
@@ -557,43 +539,16 @@ out_of_memory:
 
 /* ---- objects ------------------------------------------------------------ */
 
-static unsigned char fold(unsigned char c)
-{
-    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c - 'A' + 'a') : c;
-}
-
-/* Edit distance, ignoring case, between two short strings (each at most
- * QUOTE_MAX_BYTES); SIZE_MAX when either is longer. */
+/* Edit distance for "did you mean": the library's one implementation. */
 static size_t edit_distance(const char *a, const char *b)
 {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > QUOTE_MAX_BYTES || lb > QUOTE_MAX_BYTES)
-        return SIZE_MAX;
-    size_t row[QUOTE_MAX_BYTES + 1];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t above = row[j];
-            size_t cost = fold((unsigned char)a[i - 1]) == fold((unsigned char)b[j - 1]) ? 0 : 1;
-            size_t best = diagonal + cost;
-            if (above + 1 < best)
-                best = above + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diagonal = above;
-        }
-    }
-    return row[lb];
+    return collcalc_edit_distance(a, b);
 }
 
 static collcalc_status fail_unknown_key(collcalc_json_ctx *ctx, const char *name,
                                         const collcalc_json_key *keys, size_t key_count)
 {
-    char quoted[QUOTE_MAX_BYTES * 4 + 4];
+    char quoted[QUOTE_BUFFER];
     quote_text(quoted, sizeof quoted, name);
 
     size_t best = SIZE_MAX, best_index = 0;
@@ -721,7 +676,7 @@ collcalc_status collcalc_json_as_enum(collcalc_json_ctx *ctx, const cJSON *item,
             append_text(list, sizeof list, &length, ", ");
         append_text(list, sizeof list, &length, words[i]);
     }
-    char quoted[QUOTE_MAX_BYTES * 4 + 4];
+    char quoted[QUOTE_BUFFER];
     quote_text(quoted, sizeof quoted, item->valuestring);
     return collcalc_json_fail(ctx, "must be one of %s (got '%s')", list, quoted);
 }

@@ -16,9 +16,13 @@
 #define UNITS_PRINTF(fmt, args)
 #endif
 
-/* Quoted input is cut after this many bytes so a pasted megabyte of junk
- * still yields a one-line message; each byte may expand to "\xNN". */
-enum { QUOTE_INPUT_MAX = 40, QUOTE_BUFFER = QUOTE_INPUT_MAX * 4 + 8 };
+/* Echoes of the input in messages go through collcalc_echo (status.h), the
+ * one helper that keeps every error line bounded. */
+enum { QUOTE_BUFFER = COLLCALC_ECHO_BUFFER };
+
+/* The one number grammar (units.h): no exponents anywhere. */
+static const char EXPONENT_REFUSED[] =
+    "exponents are not allowed; write the digits (e.g. '1000000') or use a unit";
 
 /* Local formatting space: the ladders switch to scientific notation before
  * a number needs more than 16 characters, so these never truncate. */
@@ -26,68 +30,10 @@ enum { NUMBER_BUFFER = 64, FORMAT_BUFFER = 128 };
 
 /* ---------------------------------------------------------------- quoting */
 
-/* Length of a well-formed UTF-8 sequence at s (so "µs" stays readable in
- * messages), or 0 when the byte must be escaped. */
-static size_t utf8_sequence_length(const unsigned char *s, size_t available)
-{
-    size_t need;
-    unsigned char low = 0x80, high = 0xBF;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-        need = 2;
-    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-        need = 3;
-        if (s[0] == 0xE0)
-            low = 0xA0;
-        if (s[0] == 0xED)
-            high = 0x9F; /* no UTF-16 surrogates */
-    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-        need = 4;
-        if (s[0] == 0xF0)
-            low = 0x90;
-        if (s[0] == 0xF4)
-            high = 0x8F;
-    } else {
-        return 0;
-    }
-    if (need > available || s[1] < low || s[1] > high)
-        return 0;
-    for (size_t i = 2; i < need; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    return need;
-}
-
-/* Makes length bytes of text safe to show inside quotes on one line:
- * control and invalid bytes become \xNN, long text ends in "...". */
+/* The echo of length bytes of text, for messages. */
 static const char *quote(char out[QUOTE_BUFFER], const char *text, size_t length)
 {
-    size_t used = 0, i = 0;
-    while (i < length && i < QUOTE_INPUT_MAX) {
-        unsigned char c = (unsigned char)text[i];
-        if (c >= 0x20 && c < 0x7F) {
-            out[used++] = (char)c;
-            i++;
-            continue;
-        }
-        size_t n = utf8_sequence_length((const unsigned char *)text + i, length - i);
-        if (n > 0) {
-            if (i + n > QUOTE_INPUT_MAX)
-                break;
-            memcpy(out + used, text + i, n);
-            used += n;
-            i += n;
-            continue;
-        }
-        snprintf(out + used, 5, "\\x%02X", (unsigned)c);
-        used += 4;
-        i++;
-    }
-    if (i < length) {
-        memcpy(out + used, "...", 3);
-        used += 3;
-    }
-    out[used] = '\0';
-    return out;
+    return collcalc_echo_n(out, QUOTE_BUFFER, text, length);
 }
 
 static const char *quote_all(char out[QUOTE_BUFFER], const char *text)
@@ -170,7 +116,7 @@ static bool contains_space(const char *text)
     return false;
 }
 
-/* Positions of a decimal number "digits[.digits][e[sign]digits]" that
+/* Positions of a decimal number "digits[.digits]" (no exponent: units.h) that
  * starts at text[0] (a digit). */
 typedef struct {
     size_t int_end;    /* integer digits are [0, int_end) */
@@ -181,7 +127,7 @@ typedef struct {
     size_t end;             /* first byte after the number */
 } decimal_span;
 
-static decimal_span scan_decimal(const char *text, bool allow_exponent)
+static decimal_span scan_decimal(const char *text)
 {
     decimal_span span = {0, 0, 0, false, false, 0};
     size_t i = 0;
@@ -197,16 +143,6 @@ static decimal_span scan_decimal(const char *text, bool allow_exponent)
             i++;
         span.frac_end = i;
         span.dot_without_digit = span.frac_begin == span.frac_end;
-    }
-    if (allow_exponent && (text[i] == 'e' || text[i] == 'E')) {
-        size_t j = i + 1;
-        if (text[j] == '+' || text[j] == '-')
-            j++;
-        if (is_digit(text[j])) {
-            while (is_digit(text[j]))
-                j++;
-            i = j;
-        }
     }
     span.end = i;
     return span;
@@ -286,8 +222,7 @@ static collcalc_status reject_unit(collcalc_diag *diag, const char *kind, const 
         return reject(diag, kind, text, "digit separators are not allowed");
     if (suffix[0] == '.')
         return reject(diag, kind, text, "a number has at most one '.'");
-    if (!is_ascii_letter(suffix[0]) &&
-        utf8_sequence_length((const unsigned char *)suffix, strlen(suffix)) == 0)
+    if (!is_ascii_letter(suffix[0]) && (unsigned char)suffix[0] < 0xC2)
         return reject(diag, kind, text, "unexpected '%s' after the number",
                       quote(shown_rest, suffix, 1));
     return reject(diag, kind, text, "unknown unit '%s' (units: %s)",
@@ -297,20 +232,21 @@ static collcalc_status reject_unit(collcalc_diag *diag, const char *kind, const 
 /* ------------------------------------------------------------------ sizes */
 
 static const char *const size_unit_names[] = {
-    "B",  "K",  "k",  "M",  "m",  "G",   "g",   "T",   "t",   "kB",
-    "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "PiB",
+    "B",  "K",  "k",  "M",  "m",  "G",   "g",   "T",   "t",   "P",   "p",
+    "kB", "KB", "MB", "GB", "TB", "PB",  "KiB", "MiB", "GiB", "TiB", "PiB",
 };
 static const uint64_t size_unit_multipliers[] = {
     1,
     UINT64_C(1) << 10, UINT64_C(1) << 10, UINT64_C(1) << 20, UINT64_C(1) << 20,
     UINT64_C(1) << 30, UINT64_C(1) << 30, UINT64_C(1) << 40, UINT64_C(1) << 40,
+    UINT64_C(1) << 50, UINT64_C(1) << 50,
     UINT64_C(1000), UINT64_C(1000), UINT64_C(1000000), UINT64_C(1000000000),
     UINT64_C(1000000000000), UINT64_C(1000000000000000),
     UINT64_C(1) << 10, UINT64_C(1) << 20, UINT64_C(1) << 30, UINT64_C(1) << 40,
     UINT64_C(1) << 50,
 };
 #define SIZE_UNIT_COUNT (sizeof size_unit_names / sizeof size_unit_names[0])
-#define SIZE_UNIT_LIST "B, kB/KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB, K, M, G, T"
+#define SIZE_UNIT_LIST "B, kB/KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB, K, M, G, T, P"
 
 /* Recognises a bit unit ("b", "Mb", "mb", "Gbit", "Kibits"): a lowercase
  * final b means bits, the classic factor-8 mistake. Fills the bytes unit the
@@ -391,7 +327,7 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
     if (status != COLLCALC_OK)
         return status;
 
-    decimal_span span = scan_decimal(text, false);
+    decimal_span span = scan_decimal(text);
     if (span.dot_without_digit)
         return reject(diag, kind, text, "write a digit after the '.' (e.g. '1.0')");
     const char *suffix = text + span.end;
@@ -409,8 +345,7 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
                           "sizes are in bytes: '%s' means %s; did you mean '%s'?",
                           quote_all(shown, suffix), spoken, suggestion);
         } else if (looks_like_exponent(suffix)) {
-            return reject(diag, kind, text,
-                          "exponents are not allowed; write the digits or use a unit");
+            return reject(diag, kind, text, "%s", EXPONENT_REFUSED);
         } else if (strstr(suffix, "/s") != NULL ||
                    (strlen(suffix) >= 2 && strcmp(suffix + strlen(suffix) - 2, "ps") == 0)) {
             char shown[QUOTE_BUFFER];
@@ -464,11 +399,21 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
 
 /* ------------------------------------------------------ times, bandwidths */
 
+/* Whether the number of span is zero ("0", "0.00"). */
+static bool is_zero(const char *text, decimal_span span)
+{
+    for (size_t i = 0; i < span.end; i++)
+        if (text[i] != '0' && text[i] != '.')
+            return false;
+    return true;
+}
+
 /* Parses "number unit" where number is a strtod-compatible decimal and unit
  * one of names[] exactly; factors[] convert to the result unit. */
 static collcalc_status parse_scaled(const char *text, const char *kind, const char *example,
                                     const char *const *names, const double *factors,
-                                    size_t count, const char *unit_list, double *out_value,
+                                    size_t count, const char *unit_list,
+                                    bool zero_needs_no_unit, double *out_value,
                                     collcalc_diag *diag)
 {
     if (text == NULL)
@@ -476,10 +421,17 @@ static collcalc_status parse_scaled(const char *text, const char *kind, const ch
     collcalc_status status = check_quantity_start(text, kind, example, diag);
     if (status != COLLCALC_OK)
         return status;
-    decimal_span span = scan_decimal(text, true);
+    decimal_span span = scan_decimal(text);
     if (span.dot_without_digit)
         return reject(diag, kind, text, "write a digit after the '.' (e.g. '1.0')");
     const char *suffix = text + span.end;
+    if (looks_like_exponent(suffix))
+        return reject(diag, kind, text, "%s", EXPONENT_REFUSED);
+    if (suffix[0] == '\0' && zero_needs_no_unit && is_zero(text, span)) {
+        if (out_value != NULL)
+            *out_value = 0.0;
+        return COLLCALC_OK;
+    }
     if (suffix[0] == '\0')
         return reject(diag, kind, text, "a unit is required (%s), e.g. %s", unit_list,
                       example);
@@ -507,8 +459,8 @@ collcalc_status collcalc_parse_time_us(const char *text, double *out_us, collcal
     static const char *const names[] = {"ns", "us", "\xC2\xB5s", "\xCE\xBCs", "ms", "s"};
     static const double factors[] = {1e-3, 1.0, 1.0, 1.0, 1e3, 1e6};
     return parse_scaled(text, "time", "'5us' or '1.5ms'", names, factors,
-                        sizeof names / sizeof names[0], "ns, us, \xC2\xB5s, ms, s", out_us,
-                        diag);
+                        sizeof names / sizeof names[0], "ns, us, \xC2\xB5s, ms, s", true,
+                        out_us, diag);
 }
 
 collcalc_status collcalc_parse_bandwidth_GBps(const char *text, double *out_GBps,
@@ -523,20 +475,22 @@ collcalc_status collcalc_parse_bandwidth_GBps(const char *text, double *out_GBps
     static const char example[] = "'900GB/s' or '400Gb/s'";
     if (text != NULL && text[0] != '\0') {
         /* "400G" is how NICs are sold, but it is ambiguous by a factor of 8. */
-        decimal_span span = scan_decimal(text, true);
+        decimal_span span = scan_decimal(text);
         const char *suffix = text + span.end;
+        /* The number is echoed twice: keep it short. */
+        int digits = span.end < 24 ? (int)span.end : 24;
         if (is_digit(text[0]) && !span.dot_without_digit &&
             (strcmp(suffix, "M") == 0 || strcmp(suffix, "G") == 0 || strcmp(suffix, "T") == 0))
             return reject(diag, kind, text,
                           "ambiguous unit '%s': write '%.*s%sb/s' for bits or '%.*s%sB/s' "
                           "for bytes",
-                          suffix, (int)span.end, text, suffix, (int)span.end, text, suffix);
+                          suffix, digits, text, suffix, digits, text, suffix);
     }
     double value = 0.0;
     collcalc_status status = parse_scaled(
         text, kind, example, names, factors, sizeof names / sizeof names[0],
-        "MB/s, GB/s, TB/s, MBps, GBps, TBps; bits: Mb/s, Gb/s, Tb/s, Mbps, Gbps, Tbps", &value,
-        diag);
+        "MB/s, GB/s, TB/s, MBps, GBps, TBps; bits: Mb/s, Gb/s, Tb/s, Mbps, Gbps, Tbps", false,
+        &value, diag);
     if (status != COLLCALC_OK)
         return status;
     if (!(value > 0.0))
@@ -578,6 +532,9 @@ collcalc_status collcalc_parse_count(const char *text, long min_value, long max_
     if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "'%s' is not a whole number: write it in decimal", shown);
+    if (!all_digits && i > start && looks_like_exponent(text + i))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "'%s' is not a whole number: %s",
+                                  shown, EXPONENT_REFUSED);
     if (!all_digits)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "'%s' is not a whole number",
                                   shown);
@@ -620,7 +577,10 @@ collcalc_status collcalc_parse_number(const char *text, double min_value, double
     if (body[0] == '.')
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "'%s' is not a number: write a digit before the '.'", shown);
-    decimal_span span = scan_decimal(body, true);
+    decimal_span span = scan_decimal(body);
+    if (is_digit(body[0]) && !span.dot_without_digit && looks_like_exponent(body + span.end))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "'%s' is not a number: %s",
+                                  shown, EXPONENT_REFUSED);
     if (!is_digit(body[0]) || span.dot_without_digit || body[span.end] != '\0')
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "'%s' is not a number", shown);
 

@@ -10,10 +10,10 @@
  *         "description": "...",                    optional, 1..255 bytes
  *         "tier": "scale-up",                      on-package | scale-up | host | scale-out
  *         "class": "nvlink",                       memory | nvlink | pci | net
- *         "bw_per_direction_GBps": 900,            finite, > 0, <= 1e6
- *         "headline_GBps": 1800,                   finite, > 0, <= 1e6
+ *         "bw_per_direction_GBps": 900,            0.001..100000 (physical bounds)
+ *         "headline_GBps": 1800,                   0.001..100000
  *         "headline_counts": "both-directions",    both-directions | per-direction | single-figure
- *         "alpha_us": 2.0,                         per-step latency, finite, >= 0, <= 1e6
+ *         "alpha_us": 2.0,                         per-step latency: 0 or 1e-6..1e6
  *         "sources": {                             optional; each key optional, 1..255 bytes
  *           "bw_per_direction_GBps": "...", "headline_GBps": "...", "alpha_us": "..." } } ] }
  *
@@ -23,7 +23,10 @@
 #include "collcalc/links.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_check.h"
@@ -33,12 +36,9 @@
  * half-understood. */
 #define LINKS_SCHEMA_VERSION 1
 
-/* Bounds on figures: GB/s and µs beyond 1e6 are unit mistakes, not links. */
-#define LINKS_BANDWIDTH_MAX_GBPS 1e6
-#define LINKS_ALPHA_MAX_US 1e6
-
 struct collcalc_link_table {
     size_t count;
+    unsigned char origins[COLLCALC_LINKS_MAX]; /* collcalc_entry_origin of each entry */
     collcalc_link links[]; /* count entries, in file order */
 };
 
@@ -89,6 +89,28 @@ static collcalc_status load_sources(collcalc_json_ctx *ctx, const cJSON *object,
                                            COUNT_OF(source_keys), COLLCALC_TEXT_MAX);
 }
 
+/* Reads object[key], a finite number, and checks it with the bound shared
+ * with the command line's overrides; a failure names the JSON path. */
+static collcalc_status load_figure(collcalc_json_ctx *ctx, const cJSON *object, const char *key,
+                                   collcalc_status (*check)(double, collcalc_diag *),
+                                   double *out)
+{
+    double value = 0.0;
+    collcalc_status status =
+        collcalc_json_get_number(ctx, object, key, -HUGE_VAL, HUGE_VAL, 0u, &value);
+    if (status != COLLCALC_OK)
+        return status;
+    collcalc_diag why;
+    if (check(value, &why) != COLLCALC_OK) {
+        collcalc_json_path_push_key(&ctx->path, key);
+        status = collcalc_json_fail(ctx, "%s", why.message);
+        collcalc_json_path_pop(&ctx->path);
+        return status;
+    }
+    *out = value;
+    return COLLCALC_OK;
+}
+
 /* Loads one entry of "links" (the path already ends in [i]). */
 static collcalc_status load_link(collcalc_json_ctx *ctx, const cJSON *object,
                                  collcalc_link *link)
@@ -119,14 +141,12 @@ static collcalc_status load_link(collcalc_json_ctx *ctx, const cJSON *object,
         return status;
     link->link_class = (collcalc_link_class)word;
 
-    status = collcalc_json_get_number(ctx, object, "bw_per_direction_GBps", 0.0,
-                                      LINKS_BANDWIDTH_MAX_GBPS, COLLCALC_JSON_MIN_EXCLUSIVE,
-                                      &link->bw_per_direction_GBps);
+    status = load_figure(ctx, object, "bw_per_direction_GBps", collcalc_link_check_bandwidth_GBps,
+                         &link->bw_per_direction_GBps);
     if (status != COLLCALC_OK)
         return status;
-    status = collcalc_json_get_number(ctx, object, "headline_GBps", 0.0,
-                                      LINKS_BANDWIDTH_MAX_GBPS, COLLCALC_JSON_MIN_EXCLUSIVE,
-                                      &link->headline_GBps);
+    status = load_figure(ctx, object, "headline_GBps", collcalc_link_check_bandwidth_GBps,
+                         &link->headline_GBps);
     if (status != COLLCALC_OK)
         return status;
     status = collcalc_json_get_enum(ctx, object, "headline_counts", headline_words,
@@ -134,8 +154,7 @@ static collcalc_status load_link(collcalc_json_ctx *ctx, const cJSON *object,
     if (status != COLLCALC_OK)
         return status;
     link->headline_counts = (collcalc_headline_counts)word;
-    status = collcalc_json_get_number(ctx, object, "alpha_us", 0.0, LINKS_ALPHA_MAX_US, 0u,
-                                      &link->alpha_us);
+    status = load_figure(ctx, object, "alpha_us", collcalc_link_check_alpha_us, &link->alpha_us);
     if (status != COLLCALC_OK)
         return status;
 
@@ -200,6 +219,14 @@ collcalc_status collcalc_link_table_parse(const char *json_text, size_t json_len
                                           collcalc_diag *diag)
 {
     return parse_table(json_text, json_length, NULL, out_table, diag);
+}
+
+collcalc_status collcalc_link_table_parse_named(const char *json_text, size_t json_length,
+                                                const char *origin,
+                                                collcalc_link_table **out_table,
+                                                collcalc_diag *diag)
+{
+    return parse_table(json_text, json_length, origin, out_table, diag);
 }
 
 collcalc_status collcalc_link_table_builtin(collcalc_link_table **out_table, collcalc_diag *diag)
@@ -268,4 +295,118 @@ const char *collcalc_headline_counts_name(collcalc_headline_counts counts)
 const char *collcalc_bw_basis_name(collcalc_bw_basis basis)
 {
     return word_or_unknown(basis_words, COUNT_OF(basis_words), (int)basis);
+}
+
+/* ------------------------------------------------------------ bounds */
+
+/* A figure for a message: whole numbers as integers, others shortest. */
+static void figure_text(char *out, size_t size, double value)
+{
+    if (isfinite(value) && value == floor(value) && fabs(value) < 1e15) {
+        snprintf(out, size, "%.0f", value);
+        return;
+    }
+    snprintf(out, size, "%.17g", value);
+    for (int precision = 1; precision <= 17; precision++) {
+        char attempt[40];
+        snprintf(attempt, sizeof attempt, "%.*g", precision, value);
+        if (strtod(attempt, NULL) == value) {
+            snprintf(out, size, "%s", attempt);
+            return;
+        }
+    }
+}
+
+collcalc_status collcalc_link_check_bandwidth_GBps(double GBps, collcalc_diag *diag)
+{
+    if (isfinite(GBps) && GBps >= COLLCALC_LINK_BW_MIN_GBPS && GBps <= COLLCALC_LINK_BW_MAX_GBPS)
+        return COLLCALC_OK;
+    char got[40];
+    figure_text(got, sizeof got, GBps);
+    return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                              "must be between 0.001 and 100000 GB/s (got %s): outside the "
+                              "physical bounds of data/README.md",
+                              got);
+}
+
+collcalc_status collcalc_link_check_alpha_us(double alpha_us, collcalc_diag *diag)
+{
+    if (alpha_us == 0.0 || (isfinite(alpha_us) && alpha_us >= COLLCALC_LINK_ALPHA_MIN_US &&
+                            alpha_us <= COLLCALC_LINK_ALPHA_MAX_US))
+        return COLLCALC_OK;
+    char got[40];
+    figure_text(got, sizeof got, alpha_us);
+    return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                              "must be 0 or between 0.000001 and 1000000 us (got %s): outside "
+                              "the physical bounds of data/README.md",
+                              got);
+}
+
+collcalc_status collcalc_link_check_between_gpus(const collcalc_link *link, collcalc_diag *diag)
+{
+    if (link == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no link");
+    if (link->tier == COLLCALC_TIER_ON_PACKAGE || link->link_class == COLLCALC_LINK_CLASS_MEMORY)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "'%s' is a memory tier (%s), not a link between GPUs",
+                                  link->name, collcalc_tier_name(link->tier));
+    return COLLCALC_OK;
+}
+
+/* ----------------------------------------------------------- overlays */
+
+collcalc_status collcalc_link_table_overlay(const collcalc_link_table *base,
+                                            const collcalc_link_table *overlay,
+                                            collcalc_link_table **out_table,
+                                            collcalc_diag *diag)
+{
+    if (out_table == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no place for the link table");
+    *out_table = NULL;
+    if (base == NULL || overlay == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no link table to overlay");
+    size_t replaces[COLLCALC_LINKS_MAX];
+    size_t count = 0;
+    collcalc_status status = collcalc_names_plan_overlay(
+        &link_names, base->links, base->count, overlay->links, overlay->count,
+        COLLCALC_LINKS_MAX, replaces, &count, diag);
+    if (status != COLLCALC_OK)
+        return status;
+
+    size_t bytes = offsetof(collcalc_link_table, links) + count * sizeof(collcalc_link);
+    collcalc_link_table *table = cJSON_malloc(bytes);
+    if (table == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory merging link tables");
+    memset(table, 0, bytes);
+    table->count = count;
+    for (size_t b = 0; b < base->count; b++) {
+        table->links[b] = base->links[b];
+        table->origins[b] = base->origins[b];
+    }
+    size_t next = base->count;
+    for (size_t i = 0; i < overlay->count; i++) {
+        bool replaced = replaces[i] != base->count;
+        size_t at = replaced ? replaces[i] : next++;
+        table->links[at] = overlay->links[i];
+        table->origins[at] =
+            (unsigned char)(replaced ? COLLCALC_ENTRY_REPLACED : COLLCALC_ENTRY_ADDED);
+    }
+    *out_table = table;
+    return COLLCALC_OK;
+}
+
+collcalc_entry_origin collcalc_link_table_origin(const collcalc_link_table *table, size_t index)
+{
+    if (table == NULL || index >= table->count)
+        return COLLCALC_ENTRY_BASE;
+    return (collcalc_entry_origin)table->origins[index];
+}
+
+size_t collcalc_link_table_replaced_count(const collcalc_link_table *table)
+{
+    size_t replaced = 0;
+    for (size_t i = 0; i < collcalc_link_table_count(table); i++)
+        if (table->origins[i] == COLLCALC_ENTRY_REPLACED)
+            replaced++;
+    return replaced;
 }

@@ -213,3 +213,47 @@ collcalc_status collcalc_names_load_entries(collcalc_json_ctx *ctx, const cJSON 
     *out_count = count;
     return COLLCALC_OK;
 }
+
+collcalc_status collcalc_names_plan_overlay(const collcalc_names_layout *layout, const void *base,
+                                            size_t base_count, const void *overlay,
+                                            size_t overlay_count, size_t max_entries,
+                                            size_t *replaces, size_t *out_count,
+                                            collcalc_diag *diag)
+{
+    size_t added = 0;
+    for (size_t i = 0; i < overlay_count; i++) {
+        const char *name = collcalc_names_slot(layout, overlay, i, 0);
+        size_t target = base_count;
+        for (size_t b = 0; b < base_count; b++)
+            if (collcalc_names_equal(collcalc_names_slot(layout, base, b, 0), name))
+                target = b;
+        for (size_t slot = 0; slot < COLLCALC_NAMES_SLOTS; slot++) {
+            const char *text = collcalc_names_slot(layout, overlay, i, slot);
+            if (text[0] == '\0')
+                continue;
+            const void *owner_entry = collcalc_names_find(layout, base, base_count, text);
+            if (owner_entry == NULL)
+                continue;
+            size_t owner = (size_t)((const char *)owner_entry - (const char *)base) / layout->stride;
+            if (owner == target)
+                continue;
+            const char *owner_name = collcalc_names_slot(layout, base, owner, 0);
+            return collcalc_diag_fail(
+                diag, COLLCALC_ERR_INVALID,
+                "%s[%zu]: '%s' is already %s of the built-in entry '%s'; rename it, or name the "
+                "entry '%s' to replace that one",
+                layout->array_key, i, text,
+                collcalc_names_equal(owner_name, text) ? "the name" : "an alias", owner_name,
+                owner_name);
+        }
+        replaces[i] = target;
+        if (target == base_count)
+            added++;
+    }
+    if (base_count + added > max_entries)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "the merged table would hold %zu %s (at most %zu)",
+                                  base_count + added, layout->array_key, max_entries);
+    *out_count = base_count + added;
+    return COLLCALC_OK;
+}

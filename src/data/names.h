@@ -75,4 +75,17 @@ collcalc_status collcalc_names_load_entries(collcalc_json_ctx *ctx, const cJSON 
                                             collcalc_entry_loader load, const void *context,
                                             void **out_block, size_t *out_count);
 
+/* Plans an overlay of overlay[0..overlay_count) on base[0..base_count)
+ * (same layout): replaces[i] is the index of the base entry overlay entry i
+ * replaces (same name, ignoring case), or base_count when it is added.
+ * Refused when an overlay name or alias is the name or an alias of another
+ * base entry (the message names layout->array_key[i] and the base entry),
+ * or when the result would exceed max_entries. *out_count is the merged
+ * count. */
+collcalc_status collcalc_names_plan_overlay(const collcalc_names_layout *layout, const void *base,
+                                            size_t base_count, const void *overlay,
+                                            size_t overlay_count, size_t max_entries,
+                                            size_t *replaces, size_t *out_count,
+                                            collcalc_diag *diag);
+
 #endif

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "collcalc/cluster_spec.h"
 #include "json_check.h"
 #include "names.h"
 
@@ -46,6 +47,7 @@
 
 struct collcalc_platform_table {
     size_t count;
+    unsigned char origins[COLLCALC_PLATFORMS_MAX]; /* collcalc_entry_origin of each entry */
     collcalc_platform platforms[]; /* count entries, in file order */
 };
 
@@ -72,6 +74,13 @@ static const collcalc_json_key platform_keys[] = {
     {"host_link", false},
     {"nvls", true},
     {"sharp", true},
+    {"gpu_arch", false},
+    {"cpu_vendor", false},
+    {"transport", false},
+    {"nics_per_gpu", false},
+    {"p2p", false},
+    {"nvswitch", false},
+    {"nvlink_links_per_gpu", false},
     {"sources", false},
 };
 
@@ -79,7 +88,27 @@ static const collcalc_json_key source_keys[] = {
     {"topology", false},
     {"nics", false},
     {"nvls", false},
+    {"arch", false},
+    {"transport", false},
+    {"fabric", false},
 };
+
+/* Words of the typed keys, in enum order (index = enum value, except
+ * gpu_arch whose values are SM numbers). */
+static const char *const arch_words[] = {"unknown", "sm70", "sm75", "sm80",
+                                         "sm86",    "sm89", "sm90", "sm100"};
+static const collcalc_gpu_arch arch_values[] = {
+    COLLCALC_GPU_ARCH_UNKNOWN, COLLCALC_GPU_ARCH_SM70, COLLCALC_GPU_ARCH_SM75, COLLCALC_GPU_ARCH_SM80,
+    COLLCALC_GPU_ARCH_SM86, COLLCALC_GPU_ARCH_SM89, COLLCALC_GPU_ARCH_SM90,
+    COLLCALC_GPU_ARCH_SM100};
+static const char *const cpu_words[] = {"unknown", "intel", "amd", "arm"};
+static const char *const transport_words[] = {"unknown", "ib",   "roce",  "efa",
+                                              "tcpx",    "tcpxo", "socket"};
+
+/* NICs one GPU can drive at once: 4 on AWS p5 (32 x 100G for 8 GPUs). */
+#define PLATFORMS_NICS_PER_GPU_MAX 16
+/* NVLink links per GPU: 18 on Hopper and Blackwell. */
+#define PLATFORMS_NVLINK_LINKS_MAX 64
 
 /* Where a platform keeps its names, for the shared name rules (data/names.h). */
 static const collcalc_names_layout platform_names = {
@@ -92,16 +121,17 @@ typedef struct {
     const char *key;
     unsigned tier_mask;   /* TIER_BIT()s */
     const char *allowed;  /* "scale-up or host" */
+    bool between_gpus;    /* carries GPU-to-GPU or NIC traffic: no memory tier */
 } link_rule;
 
 static const link_rule intra_rule = {
     "intra_link", TIER_BIT(COLLCALC_TIER_SCALE_UP) | TIER_BIT(COLLCALC_TIER_HOST),
-    "scale-up or host"};
+    "scale-up or host", true};
 static const link_rule inter_rule = {"inter_link", TIER_BIT(COLLCALC_TIER_SCALE_OUT),
-                                     "scale-out"};
+                                     "scale-out", true};
 static const link_rule memory_rule = {"memory_link", TIER_BIT(COLLCALC_TIER_ON_PACKAGE),
-                                      "on-package"};
-static const link_rule host_rule = {"host_link", TIER_BIT(COLLCALC_TIER_HOST), "host"};
+                                      "on-package", false};
+static const link_rule host_rule = {"host_link", TIER_BIT(COLLCALC_TIER_HOST), "host", false};
 
 /* Reads the link named by object[rule->key], which must exist in links and
  * sit in one of the rule's tiers (a memory_link that names NVLink is a
@@ -122,6 +152,11 @@ static collcalc_status load_link_ref(collcalc_json_ctx *ctx, const cJSON *object
         if (link == NULL)
             status = collcalc_json_fail(ctx, "unknown link '%s'", text);
     }
+    /* The command line's rule for --link/--intra/--inter, by the same code. */
+    collcalc_diag why;
+    if (status == COLLCALC_OK && rule->between_gpus &&
+        collcalc_link_check_between_gpus(link, &why) != COLLCALC_OK)
+        status = collcalc_json_fail(ctx, "%s", why.message);
     if (status == COLLCALC_OK && (rule->tier_mask & TIER_BIT(link->tier)) == 0)
         status = collcalc_json_fail(ctx, "'%s' has tier %s; %s needs tier %s", text,
                                     collcalc_tier_name(link->tier), rule->key, rule->allowed);
@@ -149,9 +184,73 @@ static collcalc_status load_count(collcalc_json_ctx *ctx, const cJSON *object, c
 static collcalc_status load_sources(collcalc_json_ctx *ctx, const cJSON *object,
                                     collcalc_platform *platform)
 {
-    char *const targets[] = {platform->topology_source, platform->nics_source, platform->nvls_source};
+    char *const targets[] = {platform->topology_source, platform->nics_source,
+                             platform->nvls_source,     platform->arch_source,
+                             platform->transport_source, platform->fabric_source};
     return collcalc_json_get_string_fields(ctx, object, "sources", source_keys, targets,
                                            COUNT_OF(source_keys), COLLCALC_TEXT_MAX);
+}
+
+/* Reads the optional inputs of the NCCL-faithful model, with their
+ * defaults (include/collcalc/platforms.h). */
+static collcalc_status load_model_inputs(collcalc_json_ctx *ctx, const cJSON *object,
+                                         collcalc_platform *platform)
+{
+    collcalc_status status = COLLCALC_OK;
+    size_t index = 0;
+    platform->gpu_arch = COLLCALC_GPU_ARCH_UNKNOWN;
+    if (collcalc_json_has(object, "gpu_arch")) {
+        status = collcalc_json_get_enum(ctx, object, "gpu_arch", arch_words,
+                                        COUNT_OF(arch_words), &index);
+        if (status != COLLCALC_OK)
+            return status;
+        platform->gpu_arch = arch_values[index];
+    }
+    platform->cpu_vendor = COLLCALC_CPU_VENDOR_UNKNOWN;
+    if (collcalc_json_has(object, "cpu_vendor")) {
+        status = collcalc_json_get_enum(ctx, object, "cpu_vendor", cpu_words,
+                                        COUNT_OF(cpu_words), &index);
+        if (status != COLLCALC_OK)
+            return status;
+        platform->cpu_vendor = (collcalc_cpu_vendor)index;
+    }
+    platform->transport = COLLCALC_TRANSPORT_UNKNOWN;
+    if (collcalc_json_has(object, "transport")) {
+        status = collcalc_json_get_enum(ctx, object, "transport", transport_words,
+                                        COUNT_OF(transport_words), &index);
+        if (status != COLLCALC_OK)
+            return status;
+        platform->transport = (collcalc_transport)index;
+    }
+    int64_t value = 1;
+    if (collcalc_json_has(object, "nics_per_gpu")) {
+        status = collcalc_json_get_integer(ctx, object, "nics_per_gpu", 1,
+                                           PLATFORMS_NICS_PER_GPU_MAX, &value);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    platform->nics_per_gpu = (int)value;
+    platform->p2p = true;
+    if (collcalc_json_has(object, "p2p")) {
+        status = collcalc_json_get_bool(ctx, object, "p2p", &platform->p2p);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    platform->nvswitch = platform->nvls;
+    if (collcalc_json_has(object, "nvswitch")) {
+        status = collcalc_json_get_bool(ctx, object, "nvswitch", &platform->nvswitch);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    value = 0;
+    if (collcalc_json_has(object, "nvlink_links_per_gpu")) {
+        status = collcalc_json_get_integer(ctx, object, "nvlink_links_per_gpu", 0,
+                                           PLATFORMS_NVLINK_LINKS_MAX, &value);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    platform->nvlink_links_per_gpu = (int)value;
+    return COLLCALC_OK;
 }
 
 /* Loads one entry of "platforms" (the path already ends in [i]). */
@@ -208,18 +307,33 @@ static collcalc_status load_platform(collcalc_json_ctx *ctx, const cJSON *object
     status = collcalc_json_get_bool(ctx, object, "nvls", &platform->nvls);
     if (status != COLLCALC_OK)
         return status;
-    /* NVLink SHARP is done by the NVSwitch: a PCIe box claiming it would get
-     * an in-switch reduction it cannot have. */
-    if (platform->nvls && intra->link_class != COLLCALC_LINK_CLASS_NVLINK) {
-        collcalc_json_path_push_key(&ctx->path, "nvls");
-        status = collcalc_json_fail(ctx, "true needs an NVLink intra_link ('%s' is class %s)",
-                                    intra->name, collcalc_link_class_name(intra->link_class));
-        collcalc_json_path_pop(&ctx->path);
-        return status;
-    }
     status = collcalc_json_get_bool(ctx, object, "sharp", &platform->sharp);
     if (status != COLLCALC_OK)
         return status;
+    status = load_model_inputs(ctx, object, platform);
+    if (status != COLLCALC_OK)
+        return status;
+
+    /* The same rules the command line's cluster builder applies
+     * (collcalc_fabric_check, src/data/cluster_spec.c). */
+    const char *rule_key = NULL;
+    collcalc_diag rule_diag;
+    status = collcalc_fabric_check(intra, platform->nvls, platform->nvswitch,
+                                   platform->gpu_arch, &rule_key, &rule_diag);
+    if (status != COLLCALC_OK) {
+        collcalc_json_path_push_key(&ctx->path, rule_key);
+        status = collcalc_json_fail(ctx, "%s", rule_diag.message);
+        collcalc_json_path_pop(&ctx->path);
+        return status;
+    }
+    if (platform->nvlink_links_per_gpu > 0 && intra->link_class != COLLCALC_LINK_CLASS_NVLINK) {
+        collcalc_json_path_push_key(&ctx->path, "nvlink_links_per_gpu");
+        status = collcalc_json_fail(ctx, "%d needs an NVLink intra_link ('%s' is class %s)",
+                                    platform->nvlink_links_per_gpu, intra->name,
+                                    collcalc_link_class_name(intra->link_class));
+        collcalc_json_path_pop(&ctx->path);
+        return status;
+    }
 
     if (collcalc_json_has(object, "sources"))
         return load_sources(ctx, object, platform);
@@ -290,6 +404,74 @@ collcalc_status collcalc_platform_table_parse(const char *json_text, size_t json
     return parse_table(json_text, json_length, NULL, links, out_table, diag);
 }
 
+collcalc_status collcalc_platform_table_parse_named(const char *json_text, size_t json_length,
+                                                    const char *origin,
+                                                    const collcalc_link_table *links,
+                                                    collcalc_platform_table **out_table,
+                                                    collcalc_diag *diag)
+{
+    return parse_table(json_text, json_length, origin, links, out_table, diag);
+}
+
+collcalc_status collcalc_platform_table_overlay(const collcalc_platform_table *base,
+                                                const collcalc_platform_table *overlay,
+                                                collcalc_platform_table **out_table,
+                                                collcalc_diag *diag)
+{
+    if (out_table == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "no place for the platform table");
+    *out_table = NULL;
+    if (base == NULL || overlay == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no platform table to overlay");
+    size_t replaces[COLLCALC_PLATFORMS_MAX];
+    size_t count = 0;
+    collcalc_status status = collcalc_names_plan_overlay(
+        &platform_names, base->platforms, base->count, overlay->platforms, overlay->count,
+        COLLCALC_PLATFORMS_MAX, replaces, &count, diag);
+    if (status != COLLCALC_OK)
+        return status;
+    size_t bytes =
+        offsetof(collcalc_platform_table, platforms) + count * sizeof(collcalc_platform);
+    collcalc_platform_table *table = cJSON_malloc(bytes);
+    if (table == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM,
+                                  "out of memory merging platform tables");
+    memset(table, 0, bytes);
+    table->count = count;
+    for (size_t b = 0; b < base->count; b++) {
+        table->platforms[b] = base->platforms[b];
+        table->origins[b] = base->origins[b];
+    }
+    size_t next = base->count;
+    for (size_t i = 0; i < overlay->count; i++) {
+        bool replaced = replaces[i] != base->count;
+        size_t at = replaced ? replaces[i] : next++;
+        table->platforms[at] = overlay->platforms[i];
+        table->origins[at] =
+            (unsigned char)(replaced ? COLLCALC_ENTRY_REPLACED : COLLCALC_ENTRY_ADDED);
+    }
+    *out_table = table;
+    return COLLCALC_OK;
+}
+
+collcalc_entry_origin collcalc_platform_table_origin(const collcalc_platform_table *table,
+                                                    size_t index)
+{
+    if (table == NULL || index >= table->count)
+        return COLLCALC_ENTRY_BASE;
+    return (collcalc_entry_origin)table->origins[index];
+}
+
+size_t collcalc_platform_table_replaced_count(const collcalc_platform_table *table)
+{
+    size_t replaced = 0;
+    for (size_t i = 0; i < collcalc_platform_table_count(table); i++)
+        if (table->origins[i] == COLLCALC_ENTRY_REPLACED)
+            replaced++;
+    return replaced;
+}
+
 collcalc_status collcalc_platform_table_builtin(const collcalc_link_table *links,
                                                 collcalc_platform_table **out_table,
                                                 collcalc_diag *diag)
@@ -316,6 +498,26 @@ const collcalc_platform *collcalc_platform_table_at(const collcalc_platform_tabl
     if (table == NULL || index >= table->count)
         return NULL;
     return &table->platforms[index];
+}
+
+const char *collcalc_gpu_arch_name(collcalc_gpu_arch arch)
+{
+    for (size_t i = 0; i < COUNT_OF(arch_values); i++)
+        if (arch_values[i] == arch)
+            return arch_words[i];
+    return "unknown";
+}
+
+const char *collcalc_cpu_vendor_name(collcalc_cpu_vendor vendor)
+{
+    size_t index = (size_t)vendor;
+    return index < COUNT_OF(cpu_words) ? cpu_words[index] : "unknown";
+}
+
+const char *collcalc_transport_name(collcalc_transport transport)
+{
+    size_t index = (size_t)transport;
+    return index < COUNT_OF(transport_words) ? transport_words[index] : "unknown";
 }
 
 const collcalc_platform *collcalc_platform_table_find(const collcalc_platform_table *table,

@@ -1,45 +1,104 @@
-/* The phase engine: which algorithms exist for which operation, and the
- * arithmetic that turns a builder's phases into times, algbw and busbw:
+/* The phase engine: the registry of algorithms (which apply to which
+ * operation and cluster, which may be called fastest, which NCCL runs), and
+ * the arithmetic that turns a builder's phases into times, algbw and busbw
+ * (doc/MODEL.md §2):
  *   time = sum over stages of max over the stage's phases of
  *          steps * alpha + max(bytes_out, bytes_in) / bandwidth. */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
 #include "phases.h"
 
+/* The cluster's shape as the predicates see it (the cluster may not be
+ * validated yet: counts below 1 give 0 nodes, which no predicate accepts). */
+typedef struct {
+    int p, g, nodes;
+} shape;
+
+static shape shape_of(const collcalc_cluster *cluster)
+{
+    shape s = {.p = cluster->gpus, .g = cluster->gpus_per_node, .nodes = 0};
+    if (s.p < 1 || s.g < 1)
+        return s;
+    if (s.g > s.p)
+        s.g = s.p;
+    s.nodes = (s.p + s.g - 1) / s.g;
+    return s;
+}
+
+/* Applicability predicates: NULL when the algorithm applies, else a static
+ * sentence saying why not. A row without a predicate always applies. */
+typedef const char *(*applies_fn)(collcalc_op op, const collcalc_cluster *cluster);
+
+static const char *needs_power_of_two(collcalc_op op, const collcalc_cluster *cluster)
+{
+    (void)op;
+    int p = cluster->gpus;
+    return p >= 1 && (p & (p - 1)) == 0
+               ? NULL
+               : "needs a power-of-two GPU count (bruck works for any count)";
+}
+
+static const char *needs_full_nodes(collcalc_op op, const collcalc_cluster *cluster)
+{
+    (void)op;
+    shape s = shape_of(cluster);
+    if (s.nodes < 2)
+        return "needs more than one node";
+    if (s.p % s.g != 0)
+        return "needs every node full";
+    return NULL;
+}
+
+static const char *needs_nvswitch_reduction(collcalc_op op, const collcalc_cluster *cluster)
+{
+    (void)op;
+    shape s = shape_of(cluster);
+    if (!cluster->nvls_intra || s.g < 2)
+        return "needs an NVSwitch that reduces in the switch (NVLS)";
+    if (!cluster->intra.nvlink)
+        return "needs an NVSwitch that reduces in the switch (NVLS): the intra link is not NVLink";
+    if (s.nodes > 1 && s.p % s.g != 0)
+        return "needs every node full";
+    return NULL;
+}
+
 typedef struct {
     collcalc_op op;
     collcalc_algo algo;
     builder_fn build;
-    bool in_nccl; /* NCCL runs this (ring, tree, NVLS; p2p for all-to-all and send/recv) */
+    applies_fn applies;  /* NULL: always */
+    bool in_nccl;        /* NCCL runs this (ring, tree, NVLS; p2p for all-to-all and send/recv) */
+    bool may_be_fastest; /* may be called "fastest" (not the centralized counter-example) */
 } algorithm_entry;
 
 /* Every (operation, algorithm) the model knows, in the order results are
  * listed. A new algorithm is a builder plus a row here. */
 static const algorithm_entry ALGORITHMS[] = {
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RING, build_ring, true},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_TREE, build_double_binary_tree, true},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_CENTRALIZED, build_centralized, false},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RECURSIVE_DOUBLING, build_recursive_doubling, false},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RABENSEIFNER, build_rabenseifner, false},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical, false},
-    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_NVLS, build_nvls, true},
-    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RING, build_ring, true},
-    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RECURSIVE_DOUBLING, build_recursive_doubling, false},
-    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_BRUCK, build_bruck, false},
-    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical, false},
-    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RING, build_ring, true},
-    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RECURSIVE_HALVING, build_recursive_halving, false},
-    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical, false},
-    {COLLCALC_OP_ALLTOALL, COLLCALC_ALGO_PAIRWISE, build_pairwise, true},
-    {COLLCALC_OP_ALLTOALL, COLLCALC_ALGO_BRUCK, build_bruck, false},
-    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_RING, build_ring, true},
-    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_BINOMIAL_TREE, build_binomial_tree, false},
-    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_SCATTER_ALLGATHER, build_scatter_allgather, false},
-    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RING, build_ring, true},
-    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_BINOMIAL_TREE, build_binomial_tree, false},
-    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RABENSEIFNER, build_rabenseifner, false},
-    {COLLCALC_OP_SENDRECV, COLLCALC_ALGO_DIRECT, build_direct_sendrecv, true},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RING, build_ring, NULL, true, true},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_TREE, build_double_binary_tree, NULL, true, true},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_CENTRALIZED, build_centralized, NULL, false, false},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RECURSIVE_DOUBLING, build_recursive_doubling, NULL, false, true},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_RABENSEIFNER, build_rabenseifner, NULL, false, true},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical, needs_full_nodes, false, true},
+    {COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_NVLS, build_nvls, needs_nvswitch_reduction, true, true},
+    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RING, build_ring, NULL, true, true},
+    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_RECURSIVE_DOUBLING, build_recursive_doubling, needs_power_of_two, false, true},
+    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_BRUCK, build_bruck, NULL, false, true},
+    {COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical, needs_full_nodes, false, true},
+    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RING, build_ring, NULL, true, true},
+    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_RECURSIVE_HALVING, build_recursive_halving, NULL, false, true},
+    {COLLCALC_OP_REDUCESCATTER, COLLCALC_ALGO_HIERARCHICAL, build_hierarchical, needs_full_nodes, false, true},
+    {COLLCALC_OP_ALLTOALL, COLLCALC_ALGO_PAIRWISE, build_pairwise, NULL, true, true},
+    {COLLCALC_OP_ALLTOALL, COLLCALC_ALGO_BRUCK, build_bruck, NULL, false, true},
+    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_RING, build_ring, NULL, true, true},
+    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_BINOMIAL_TREE, build_binomial_tree, NULL, false, true},
+    {COLLCALC_OP_BROADCAST, COLLCALC_ALGO_SCATTER_ALLGATHER, build_scatter_allgather, NULL, false, true},
+    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RING, build_ring, NULL, true, true},
+    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_BINOMIAL_TREE, build_binomial_tree, NULL, false, true},
+    {COLLCALC_OP_REDUCE, COLLCALC_ALGO_RABENSEIFNER, build_rabenseifner, NULL, false, true},
+    {COLLCALC_OP_SENDRECV, COLLCALC_ALGO_DIRECT, build_direct_sendrecv, NULL, true, true},
 };
 
 enum { ALGORITHM_COUNT = sizeof ALGORITHMS / sizeof ALGORITHMS[0] };
@@ -56,10 +115,45 @@ static const algorithm_entry *find_algorithm(collcalc_op op, collcalc_algo algo)
     return NULL;
 }
 
+static const char *row_why_not(const algorithm_entry *entry, const collcalc_cluster *cluster)
+{
+    if (entry == NULL)
+        return "not an algorithm for this operation";
+    return entry->applies != NULL ? entry->applies(entry->op, cluster) : NULL;
+}
+
+size_t collcalc_algos_for_op(collcalc_op op, collcalc_algo *out, size_t capacity)
+{
+    size_t count = 0;
+    for (int i = 0; i < ALGORITHM_COUNT; i++) {
+        if (ALGORITHMS[i].op != op)
+            continue;
+        if (out != NULL && count < capacity)
+            out[count] = ALGORITHMS[i].algo;
+        count++;
+    }
+    return count;
+}
+
 bool collcalc_algo_in_nccl(collcalc_op op, collcalc_algo algo)
 {
     const algorithm_entry *entry = find_algorithm(op, algo);
     return entry != NULL && entry->in_nccl;
+}
+
+bool collcalc_algo_may_be_fastest(collcalc_op op, collcalc_algo algo)
+{
+    const algorithm_entry *entry = find_algorithm(op, algo);
+    return entry != NULL && entry->may_be_fastest;
+}
+
+bool collcalc_algo_applies(collcalc_op op, collcalc_algo algo, const collcalc_cluster *cluster,
+                           const char **why_not)
+{
+    const char *reason = row_why_not(find_algorithm(op, algo), cluster);
+    if (why_not != NULL)
+        *why_not = reason;
+    return reason == NULL;
 }
 
 int collcalc_cluster_nodes(const collcalc_cluster *cluster)
@@ -69,57 +163,54 @@ int collcalc_cluster_nodes(const collcalc_cluster *cluster)
     return (cluster->gpus + cluster->gpus_per_node - 1) / cluster->gpus_per_node;
 }
 
-void collcalc_link_params_from_link(const collcalc_link *link, collcalc_bw_basis basis,
-                                    collcalc_link_params *out_params)
+void collcalc_link_params_init(collcalc_link_params *params)
 {
-    memset(out_params, 0, sizeof *out_params);
-    memcpy(out_params->name, link->name, sizeof out_params->name);
-    out_params->name[sizeof out_params->name - 1] = '\0';
-    out_params->bw_GBps = collcalc_link_bandwidth_GBps(link, basis);
-    out_params->alpha_us = link->alpha_us;
+    if (params == NULL)
+        return;
+    memset(params, 0, sizeof *params);
+}
+
+void collcalc_cluster_init(collcalc_cluster *cluster)
+{
+    if (cluster == NULL)
+        return;
+    memset(cluster, 0, sizeof *cluster);
+    cluster->gpus = 1;
+    cluster->gpus_per_node = 1;
+    cluster->nics_per_node = 1;
+    cluster->nics_per_gpu = 1;
+    collcalc_link_params_init(&cluster->intra);
+    collcalc_link_params_init(&cluster->inter);
+}
+
+void collcalc_query_init(collcalc_query *query)
+{
+    if (query == NULL)
+        return;
+    memset(query, 0, sizeof *query);
+    query->op = COLLCALC_OP_ALLREDUCE;
+    collcalc_cluster_init(&query->cluster);
+    query->tree_efficiency = 0.0; /* the default, COLLCALC_TREE_EFFICIENCY_DEFAULT */
+    query->skip_legacy_notes = true;
 }
 
 void collcalc_cluster_single_link(int gpus, const collcalc_link_params *link,
                                   collcalc_cluster *out_cluster)
 {
-    memset(out_cluster, 0, sizeof *out_cluster);
+    collcalc_cluster_init(out_cluster);
     out_cluster->gpus = gpus;
     out_cluster->gpus_per_node = gpus;
-    out_cluster->nics_per_node = 1;
     out_cluster->intra = *link;
     out_cluster->inter = *link;
-}
-
-bool collcalc_algo_applies(collcalc_op op, collcalc_algo algo, const collcalc_cluster *cluster,
-                           const char **why_not)
-{
-    const char *reason = NULL;
-    int p = cluster->gpus;
-    int g = cluster->gpus_per_node < p ? cluster->gpus_per_node : p;
-    int nodes = collcalc_cluster_nodes(cluster);
-    if (find_algorithm(op, algo) == NULL)
-        reason = "not an algorithm for this operation";
-    else if (algo == COLLCALC_ALGO_RECURSIVE_DOUBLING && op == COLLCALC_OP_ALLGATHER &&
-             (p & (p - 1)) != 0)
-        reason = "needs a power-of-two GPU count (bruck works for any count)";
-    else if (algo == COLLCALC_ALGO_HIERARCHICAL && nodes < 2)
-        reason = "needs more than one node";
-    else if (algo == COLLCALC_ALGO_NVLS && (!cluster->nvls_intra || g < 2))
-        reason = "needs an NVSwitch that reduces in the switch (NVLS)";
-    else if ((algo == COLLCALC_ALGO_HIERARCHICAL || algo == COLLCALC_ALGO_NVLS) && p % g != 0)
-        reason = "needs every node full";
-    if (why_not != NULL)
-        *why_not = reason;
-    return reason == NULL;
 }
 
 static collcalc_status check_link(const collcalc_link_params *link, const char *field,
                                   collcalc_diag *diag)
 {
-    if (!isfinite(link->bw_GBps) || link->bw_GBps <= 0.0 || link->bw_GBps > 1e7)
+    if (!(link->bw_GBps > 0.0 && link->bw_GBps <= 1e7)) /* also refuses NaN */
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "%s bandwidth must be finite, > 0 and <= 1e7 GB/s", field);
-    if (!isfinite(link->alpha_us) || link->alpha_us < 0.0 || link->alpha_us > 1e7)
+    if (!(link->alpha_us >= 0.0 && link->alpha_us <= 1e7))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "%s alpha must be finite, >= 0 and <= 1e7 us", field);
     return COLLCALC_OK;
@@ -139,8 +230,10 @@ collcalc_status collcalc_query_validate(const collcalc_query *query, collcalc_di
     if (cluster->nics_per_node < 1 || cluster->nics_per_node > MAX_NICS)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "NICs per node must be between 1 and %d", MAX_NICS);
-    if (!isfinite(query->tree_efficiency) || query->tree_efficiency < 0.0 ||
-        query->tree_efficiency > 1.0)
+    if (cluster->nics_per_gpu < 0 || cluster->nics_per_gpu > MAX_NICS)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "NICs per GPU must be between 1 and %d", MAX_NICS);
+    if (!(query->tree_efficiency >= 0.0 && query->tree_efficiency <= 1.0))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "tree efficiency must be in (0, 1]");
     collcalc_status status = check_link(&cluster->intra, "intra link", diag);
@@ -151,34 +244,34 @@ collcalc_status collcalc_query_validate(const collcalc_query *query, collcalc_di
 
 static bool all_finite(const collcalc_result *r)
 {
-    double values[] = {r->bytes_sent_per_gpu, r->bytes_received_per_gpu, r->bytes_sent_other_gpu,
-                       r->bytes_received_other_gpu, r->latency_us, r->bandwidth_us, r->time_us,
-                       r->algbw_GBps, r->busbw_factor, r->busbw_GBps};
-    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
-        if (!isfinite(values[i]))
-            return false;
-    for (int i = 0; i < r->phase_count; i++) {
-        const collcalc_phase *ph = &r->phases[i];
-        if (!isfinite(ph->time_us) || !isfinite(ph->bytes_sent) || !isfinite(ph->bytes_received) ||
-            !isfinite(ph->bw_GBps))
-            return false;
-    }
-    return true;
+    /* time_us bounds every phase time on the critical path; a phase off it
+     * is checked on its own. Sums of finite non-negative terms: one check
+     * each. */
+    double sum = r->bytes_sent_per_gpu + r->bytes_received_per_gpu + r->bytes_sent_other_gpu +
+                 r->bytes_received_other_gpu + r->time_us + r->algbw_GBps + r->busbw_GBps;
+    for (int i = 0; i < r->phase_count; i++)
+        sum += r->phases[i].time_us + r->phases[i].bw_GBps;
+    return isfinite(sum);
 }
 
 /* Turns phases into the result's totals: per phase latency and bandwidth
  * terms; per stage the slowest phase is on the critical path. */
 static void total_phases(collcalc_result *r)
 {
+    double sent = 0.0, received = 0.0;
     for (int i = 0; i < r->phase_count; i++) {
         collcalc_phase *ph = &r->phases[i];
         double bytes = ph->bytes_sent > ph->bytes_received ? ph->bytes_sent : ph->bytes_received;
         ph->latency_us = (double)ph->steps * ph->alpha_us;
         ph->bandwidth_us = bytes > 0.0 ? bytes / (ph->bw_GBps * 1e3) : 0.0;
         ph->time_us = ph->latency_us + ph->bandwidth_us;
-        r->bytes_sent_per_gpu += ph->bytes_sent;
-        r->bytes_received_per_gpu += ph->bytes_received;
+        sent += ph->bytes_sent;
+        received += ph->bytes_received;
     }
+    r->bytes_sent_per_gpu = sent;
+    r->bytes_received_per_gpu = received;
+    long steps = 0;
+    double latency = 0.0, bandwidth = 0.0;
     for (int i = 0; i < r->phase_count;) {
         int critical = i, j = i;
         while (j < r->phase_count && r->phases[j].stage == r->phases[i].stage) {
@@ -186,19 +279,66 @@ static void total_phases(collcalc_result *r)
                 critical = j;
             j++;
         }
-        r->steps += r->phases[critical].steps;
-        r->latency_us += r->phases[critical].latency_us;
-        r->bandwidth_us += r->phases[critical].bandwidth_us;
+        steps += r->phases[critical].steps;
+        latency += r->phases[critical].latency_us;
+        bandwidth += r->phases[critical].bandwidth_us;
         i = j;
     }
-    r->time_us = r->latency_us + r->bandwidth_us;
+    r->steps = steps;
+    r->latency_us = latency;
+    r->bandwidth_us = bandwidth;
+    r->time_us = latency + bandwidth;
     r->algbw_GBps = r->time_us > 0.0 ? (double)r->size_bytes / (r->time_us * 1e3) : 0.0;
     r->busbw_GBps = r->algbw_GBps * r->busbw_factor;
     if (r->time_us <= 0.0)
         r->dominant = COLLCALC_DOMINANT_NONE;
     else
-        r->dominant = r->latency_us > r->bandwidth_us ? COLLCALC_DOMINANT_LATENCY
-                                                      : COLLCALC_DOMINANT_BANDWIDTH;
+        r->dominant = latency > bandwidth ? COLLCALC_DOMINANT_LATENCY : COLLCALC_DOMINANT_BANDWIDTH;
+    if (!r->others_differ) {
+        r->bytes_sent_other_gpu = sent;
+        r->bytes_received_other_gpu = received;
+    }
+}
+
+/* Evaluates one row on a validated query whose row applies. */
+static collcalc_status evaluate_row(const collcalc_query *query, const algorithm_entry *entry,
+                                    collcalc_result *r, collcalc_diag *diag)
+{
+    const collcalc_cluster *cluster = &query->cluster;
+    build_ctx ctx = {.query = query, .result = r, .p = cluster->gpus};
+    ctx.g = cluster->gpus_per_node < ctx.p ? cluster->gpus_per_node : ctx.p;
+    ctx.nodes = (ctx.p + ctx.g - 1) / ctx.g;
+    ctx.last = ctx.p - (ctx.nodes - 1) * ctx.g;
+    ctx.npg = cluster->nics_per_gpu > 0 ? cluster->nics_per_gpu : 1;
+    ctx.size = (double)query->size_bytes;
+    r->op = query->op;
+    r->algo = entry->algo;
+    r->gpus = ctx.p;
+    r->nodes = ctx.nodes;
+    r->gpus_per_node = ctx.g;
+    r->gpus_in_last_node = ctx.last;
+    r->size_bytes = query->size_bytes;
+    r->busbw_factor = collcalc_busbw_factor(query->op, ctx.p);
+    r->others_differ = false;
+    r->bytes_sent_other_gpu = 0.0;
+    r->bytes_received_other_gpu = 0.0;
+    r->facts = ctx.last < ctx.g ? COLLCALC_FACT_PARTIAL_LAST_NODE : 0u;
+    r->remote_peers = 0;
+    r->phase_count = 0;
+    r->note[0] = '\0';
+
+    if (ctx.p > 1)
+        entry->build(&ctx);
+    else
+        r->facts |= COLLCALC_FACT_ONE_GPU;
+    total_phases(r);
+    if (!all_finite(r))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "%s %s: the figures overflow (size or cluster too large)",
+                                  collcalc_algo_name(entry->algo), collcalc_op_name(query->op));
+    if (!query->skip_legacy_notes)
+        fill_legacy_notes(query, r);
+    return COLLCALC_OK;
 }
 
 collcalc_status collcalc_model_evaluate(const collcalc_query *query, collcalc_algo algo,
@@ -207,47 +347,12 @@ collcalc_status collcalc_model_evaluate(const collcalc_query *query, collcalc_al
     collcalc_status status = collcalc_query_validate(query, diag);
     if (status != COLLCALC_OK)
         return status;
-    const collcalc_cluster *cluster = &query->cluster;
-    const char *why_not = NULL;
-    if (!collcalc_algo_applies(query->op, algo, cluster, &why_not))
+    const algorithm_entry *entry = find_algorithm(query->op, algo);
+    const char *why_not = row_why_not(entry, &query->cluster);
+    if (why_not != NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_UNSUPPORTED, "%s %s: %s",
                                   collcalc_algo_name(algo), collcalc_op_name(query->op), why_not);
-
-    collcalc_result *r = out_result;
-    memset(r, 0, sizeof *r);
-    build_ctx ctx = {.query = query, .result = r, .p = cluster->gpus};
-    ctx.g = cluster->gpus_per_node < ctx.p ? cluster->gpus_per_node : ctx.p;
-    ctx.nodes = (ctx.p + ctx.g - 1) / ctx.g;
-    ctx.last = ctx.p - (ctx.nodes - 1) * ctx.g;
-    ctx.size = (double)query->size_bytes;
-    r->op = query->op;
-    r->algo = algo;
-    r->gpus = ctx.p;
-    r->nodes = ctx.nodes;
-    r->gpus_in_last_node = ctx.last;
-    r->size_bytes = query->size_bytes;
-    r->busbw_factor = collcalc_busbw_factor(query->op, ctx.p);
-
-    if (ctx.p > 1) {
-        status = find_algorithm(query->op, algo)->build(&ctx, diag);
-        if (status != COLLCALC_OK)
-            return status;
-    } else {
-        result_note(&ctx, "One GPU: nothing to move.");
-    }
-    if (ctx.last < ctx.g)
-        result_note(&ctx, "%d GPUs fill %d nodes of %d in order: the last node holds %d.", ctx.p,
-                    ctx.nodes, ctx.g, ctx.last);
-    total_phases(r);
-    if (!r->others_differ) {
-        r->bytes_sent_other_gpu = r->bytes_sent_per_gpu;
-        r->bytes_received_other_gpu = r->bytes_received_per_gpu;
-    }
-    if (!all_finite(r))
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "%s %s: the figures overflow (size or cluster too large)",
-                                  collcalc_algo_name(algo), collcalc_op_name(query->op));
-    return COLLCALC_OK;
+    return evaluate_row(query, entry, out_result, diag);
 }
 
 collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcalc_result *results,
@@ -259,12 +364,12 @@ collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcal
         return status;
     size_t count = 0;
     for (int i = 0; i < ALGORITHM_COUNT; i++) {
-        if (ALGORITHMS[i].op != query->op ||
-            !collcalc_algo_applies(query->op, ALGORITHMS[i].algo, &query->cluster, NULL))
+        const algorithm_entry *entry = &ALGORITHMS[i];
+        if (entry->op != query->op || row_why_not(entry, &query->cluster) != NULL)
             continue;
         if (count >= capacity)
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "result array too small");
-        status = collcalc_model_evaluate(query, ALGORITHMS[i].algo, &results[count], diag);
+        status = evaluate_row(query, entry, &results[count], diag);
         if (status != COLLCALC_OK)
             return status;
         count++;
@@ -276,14 +381,37 @@ collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcal
 
 size_t collcalc_fastest_index(const collcalc_result *results, size_t count)
 {
-    size_t best = 0;
-    for (size_t i = 1; i < count; i++) {
-        /* The centralized all-reduce is the seed's counter-example, not a
-         * contender: its 2 steps hide p-1 messages converging on one port. */
-        bool contender = results[i].algo != COLLCALC_ALGO_CENTRALIZED;
-        bool best_is_contender = results[best].algo != COLLCALC_ALGO_CENTRALIZED;
-        if (contender && (!best_is_contender || results[i].time_us < results[best].time_us))
+    size_t best = count;
+    for (size_t i = 0; i < count; i++) {
+        if (!collcalc_algo_may_be_fastest(results[i].op, results[i].algo))
+            continue;
+        if (best == count || results[i].time_us < results[best].time_us)
             best = i;
     }
-    return best;
+    return best == count ? 0 : best;
+}
+
+collcalc_status collcalc_repeat_totals(const collcalc_result *result, long layers, long per_layer,
+                                       collcalc_totals *out_totals, collcalc_diag *diag)
+{
+    if (layers < 1)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "layers must be at least 1 (got %ld)",
+                                  layers);
+    if (per_layer < 1)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "per-layer count must be at least 1 (got %ld)", per_layer);
+    if (layers > LONG_MAX / per_layer)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "%ld layers x %ld per layer overflows", layers, per_layer);
+    long count = layers * per_layer;
+    double n = (double)count;
+    collcalc_totals totals = {.count = count,
+                              .total_latency_us = result->latency_us * n,
+                              .total_bandwidth_us = result->bandwidth_us * n,
+                              .total_time_us = result->time_us * n};
+    if (!isfinite(totals.total_latency_us + totals.total_bandwidth_us + totals.total_time_us))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "%ld repetitions: the totals overflow", count);
+    *out_totals = totals;
+    return COLLCALC_OK;
 }

@@ -125,19 +125,3 @@ collcalc_status collcalc_algo_from_name(const char *name, collcalc_algo *out_alg
     *out_algo = (collcalc_algo)found;
     return COLLCALC_OK;
 }
-
-double collcalc_busbw_factor(collcalc_op op, int gpus)
-{
-    double p = gpus;
-    switch (op) {
-    case COLLCALC_OP_ALLREDUCE: return gpus > 0 ? 2.0 * (p - 1.0) / p : 0.0;
-    case COLLCALC_OP_ALLGATHER:
-    case COLLCALC_OP_REDUCESCATTER:
-    case COLLCALC_OP_ALLTOALL: return gpus > 0 ? (p - 1.0) / p : 0.0;
-    case COLLCALC_OP_BROADCAST:
-    case COLLCALC_OP_REDUCE:
-    case COLLCALC_OP_SENDRECV:
-    case COLLCALC_OP_COUNT: break;
-    }
-    return 1.0;
-}

@@ -1,8 +1,7 @@
-/* Hops and phase construction shared by every algorithm builder. */
+/* Hops and phase construction shared by every algorithm builder: numbers and
+ * facts only, no text (doc/MODEL.md §2-§3). */
 #include "phases.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 int floor_log2(long x)
@@ -31,51 +30,51 @@ static double min_double(double a, double b)
     return a < b ? a : b;
 }
 
+int nics_driven(const collcalc_cluster *cluster, int npg, int gpus_in_node)
+{
+    /* One NIC per GPU unless the cluster says a GPU drives several: a GPU's
+     * traffic cannot be spread over more NICs than it drives (NVIDIA,
+     * nccl-tests#267), and a node has only K. */
+    long k = cluster->nics_per_node;
+    long by_gpus = (long)gpus_in_node * npg;
+    return (int)(k < by_gpus ? k : by_gpus);
+}
+
 hop hop_intra(const build_ctx *ctx)
 {
     const collcalc_link_params *intra = &ctx->query->cluster.intra;
-    hop h = {.scope = COLLCALC_SCOPE_INTRA, .alpha_us = intra->alpha_us, .bw_GBps = intra->bw_GBps};
-    snprintf(h.link, sizeof h.link, "%s", intra->name);
+    hop h = {.scope = COLLCALC_SCOPE_INTRA, .kind = COLLCALC_HOP_INTRA,
+             .alpha_us = intra->alpha_us, .bw_GBps = intra->bw_GBps, .link = intra->name};
     return h;
 }
 
-/* NICs a node can drive: a full node has K; a partial last node with r GPUs
- * has the r/G share of them that sits next to its GPUs (rail-optimized
- * layout), at least one. */
-static int usable_nics(const build_ctx *ctx, int gpus_in_node)
+hop hop_inter_node(const build_ctx *ctx, int gpus_in_node)
 {
-    int k = ctx->query->cluster.nics_per_node;
-    if (gpus_in_node >= ctx->g)
-        return k;
-    long share = (long)k * gpus_in_node / ctx->g;
-    return share < 1 ? 1 : (int)share;
+    const collcalc_cluster *cluster = &ctx->query->cluster;
+    int nics = nics_driven(cluster, ctx->npg, gpus_in_node);
+    /* nics <= gpus_in_node x nics_per_gpu, so the share is at most nics_per_gpu */
+    hop h = {.scope = COLLCALC_SCOPE_INTER, .kind = COLLCALC_HOP_NIC_SHARED,
+             .alpha_us = cluster->inter.alpha_us,
+             .bw_GBps = cluster->inter.bw_GBps * (double)nics / (double)gpus_in_node,
+             .link = cluster->inter.name, .nics = nics, .sharing_gpus = gpus_in_node};
+    return h;
 }
 
 hop hop_inter_all_gpus(const build_ctx *ctx)
 {
-    const collcalc_link_params *inter = &ctx->query->cluster.inter;
-    int k = ctx->query->cluster.nics_per_node;
-    double share = min_double(1.0, (double)k / ctx->g);
-    hop h = {.scope = COLLCALC_SCOPE_INTER, .alpha_us = inter->alpha_us,
-             .bw_GBps = inter->bw_GBps * share};
-    snprintf(h.link, sizeof h.link, "%s", inter->name);
-    if (share < 1.0)
-        snprintf(h.note, sizeof h.note,
-                 "%d GPUs share %d NICs: each GPU gets %g x %g GB/s = %g GB/s", ctx->g, k,
-                 share, inter->bw_GBps, h.bw_GBps);
-    else
-        snprintf(h.note, sizeof h.note, "one %s NIC per GPU at %g GB/s", inter->name,
-                 inter->bw_GBps);
-    return h;
+    /* Node 0 is always full. A partial node's GPUs never get less: their
+     * share min(K/r, nics_per_gpu) is at least a full node's min(K/G,
+     * nics_per_gpu) for r <= G, so a full node decides. */
+    return hop_inter_node(ctx, ctx->g);
 }
 
 hop hop_inter_one_gpu(const build_ctx *ctx)
 {
-    const collcalc_link_params *inter = &ctx->query->cluster.inter;
-    hop h = {.scope = COLLCALC_SCOPE_INTER, .alpha_us = inter->alpha_us, .bw_GBps = inter->bw_GBps};
-    snprintf(h.link, sizeof h.link, "%s", inter->name);
-    snprintf(h.note, sizeof h.note, "one GPU per node crosses on one %s NIC at %g GB/s",
-             inter->name, inter->bw_GBps);
+    const collcalc_cluster *cluster = &ctx->query->cluster;
+    int nics = nics_driven(cluster, ctx->npg, 1);
+    hop h = {.scope = COLLCALC_SCOPE_INTER, .kind = COLLCALC_HOP_NIC_ONE_GPU,
+             .alpha_us = cluster->inter.alpha_us, .bw_GBps = cluster->inter.bw_GBps * nics,
+             .link = cluster->inter.name, .nics = nics, .sharing_gpus = 1};
     return h;
 }
 
@@ -84,34 +83,31 @@ hop hop_ring(const build_ctx *ctx)
     if (ctx->nodes == 1)
         return hop_intra(ctx);
     const collcalc_cluster *cluster = &ctx->query->cluster;
-    int nics = usable_nics(ctx, ctx->g);
-    if (ctx->last < ctx->g && usable_nics(ctx, ctx->last) < nics)
-        nics = usable_nics(ctx, ctx->last);
+    int nics = nics_driven(cluster, ctx->npg, ctx->g);
+    int node_gpus = ctx->g;
+    if (ctx->last < ctx->g) {
+        int last_nics = nics_driven(cluster, ctx->npg, ctx->last);
+        if (last_nics < nics) {
+            nics = last_nics;
+            node_gpus = ctx->last;
+        }
+    }
     double nic_bw = nics * cluster->inter.bw_GBps;
-    hop h = {.scope = COLLCALC_SCOPE_SPANNING, .alpha_us = cluster->inter.alpha_us,
-             .bw_GBps = nic_bw};
+    hop h = {.scope = COLLCALC_SCOPE_SPANNING, .kind = COLLCALC_HOP_NIC_RING,
+             .alpha_us = cluster->inter.alpha_us, .bw_GBps = nic_bw,
+             .link = cluster->inter.name, .nics = nics, .sharing_gpus = node_gpus};
     if (ctx->g > 1) {
         /* A chunk going once around crosses N-1 node boundaries in p-1 hops
          * (NCCL counts the same: nInterSteps = N-1 per ring pass), so a step
          * costs the mean hop latency. */
         long intra_hops = ctx->p - ctx->nodes, inter_hops = ctx->nodes - 1;
+        h.kind = COLLCALC_HOP_FLAT_RING;
         h.alpha_us = ((double)intra_hops * cluster->intra.alpha_us +
                       (double)inter_hops * cluster->inter.alpha_us) /
                      (double)(ctx->p - 1);
         h.bw_GBps = min_double(cluster->intra.bw_GBps, nic_bw);
-        snprintf(h.link, sizeof h.link, "%s+%s", cluster->intra.name, cluster->inter.name);
-        snprintf(h.note, sizeof h.note,
-                 "flat ring over %d nodes: min(%s %g GB/s, %d NIC%s x %s %g GB/s) = %g GB/s; "
-                 "per pass %ld hops of %g us and %ld of %g us, alpha = their mean %.4g us",
-                 ctx->nodes, cluster->intra.name, cluster->intra.bw_GBps, nics, nics == 1 ? "" : "s",
-                 cluster->inter.name, cluster->inter.bw_GBps, h.bw_GBps, intra_hops,
-                 cluster->intra.alpha_us, inter_hops, cluster->inter.alpha_us, h.alpha_us);
-    } else {
-        snprintf(h.link, sizeof h.link, "%s", cluster->inter.name);
-        snprintf(h.note, sizeof h.note,
-                 "one GPU per node: every ring hop is a %s hop, %d NIC%s x %g GB/s = %g GB/s",
-                 cluster->inter.name, nics, nics == 1 ? "" : "s", cluster->inter.bw_GBps,
-                 h.bw_GBps);
+        h.link = cluster->intra.name;
+        h.link2 = cluster->inter.name;
     }
     return h;
 }
@@ -130,6 +126,17 @@ hop hop_shift(const build_ctx *ctx, long distance)
     return ctx->nodes == 1 ? hop_intra(ctx) : hop_inter_all_gpus(ctx);
 }
 
+/* Copies a NUL-terminated name of at most COLLCALC_NAME_MAX - 1 bytes (the
+ * query's names are fixed arrays; a missing NUL is cut at the array end). */
+static size_t copy_name(char *out, const char *name)
+{
+    size_t n = 0;
+    while (n < COLLCALC_NAME_MAX - 1 && name[n] != '\0')
+        n++;
+    memcpy(out, name, n);
+    return n;
+}
+
 collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent, long steps,
                           double bytes_sent, double bytes_received, const hop *how)
 {
@@ -137,29 +144,42 @@ collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent, lo
     if (result->phase_count >= COLLCALC_MAX_PHASES)
         return NULL;
     collcalc_phase *phase = &result->phases[result->phase_count++];
-    memset(phase, 0, sizeof *phase);
     if (!concurrent || result->phase_count == 1)
         ctx->stage++;
-    phase->stage = ctx->stage;
-    snprintf(phase->label, sizeof phase->label, "%s", label);
-    snprintf(phase->link, sizeof phase->link, "%s", how->link);
-    snprintf(phase->note, sizeof phase->note, "%s", how->note);
+    phase->label = label;
+    size_t used = copy_name(phase->link, how->link);
+    if (how->link2 != NULL) {
+        phase->link[used++] = '+';
+        used += copy_name(phase->link + used, how->link2);
+    }
+    phase->link[used] = '\0';
     phase->scope = how->scope;
+    phase->stage = ctx->stage;
     phase->steps = steps;
     phase->alpha_us = how->alpha_us;
     phase->bytes_sent = bytes_sent;
     phase->bytes_received = bytes_received;
     phase->bw_GBps = how->bw_GBps;
     phase->efficiency = 1.0;
+    phase->latency_us = 0.0;
+    phase->bandwidth_us = 0.0;
+    phase->time_us = 0.0;
+    phase->hop = how->kind;
+    phase->detail = COLLCALC_DETAIL_NONE;
+    phase->nics = how->nics;
+    phase->sharing_gpus = how->sharing_gpus;
+    phase->depth = 0;
+    phase->note[0] = '\0';
     return phase;
 }
 
 static bool same_hop(const hop *a, const hop *b)
 {
-    return a->scope == b->scope && a->alpha_us == b->alpha_us && a->bw_GBps == b->bw_GBps;
+    return a->scope == b->scope && a->kind == b->kind && a->alpha_us == b->alpha_us &&
+           a->bw_GBps == b->bw_GBps;
 }
 
-void add_steps(build_ctx *ctx, const char *label, int count, const hop *hops,
+void add_steps(build_ctx *ctx, const step_labels *labels, int count, const hop *hops,
                const double *sent, const double *received)
 {
     bool split = false;
@@ -174,26 +194,10 @@ void add_steps(build_ctx *ctx, const char *label, int count, const hop *hops,
             run_received += received[end];
             end++;
         }
-        char name[48];
+        const char *label = labels->whole;
         if (split)
-            snprintf(name, sizeof name, "%s (%s)", label, collcalc_scope_name(hops[start].scope));
-        else
-            snprintf(name, sizeof name, "%s", label);
-        add_phase(ctx, name, false, end - start, run_sent, run_received, &hops[start]);
+            label = hops[start].scope == COLLCALC_SCOPE_INTRA ? labels->intra : labels->inter;
+        add_phase(ctx, label, false, end - start, run_sent, run_received, &hops[start]);
         start = end;
     }
-}
-
-void result_note(build_ctx *ctx, const char *format, ...)
-{
-    char *note = ctx->result->note;
-    size_t used = strlen(note);
-    if (used > 0 && used + 1 < COLLCALC_NOTE_MAX)
-        note[used++] = ' ';
-    if (used + 1 >= COLLCALC_NOTE_MAX)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(note + used, COLLCALC_NOTE_MAX - used, format, args);
-    va_end(args);
 }

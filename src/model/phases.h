@@ -1,7 +1,8 @@
 /* Internal: what algorithm builders share — the build context, the hops a
  * step can take (intra link, NICs, a flat ring across both) and phase
- * construction. Builders only describe phases; engine.c does the arithmetic
- * that turns them into a result. */
+ * construction. Builders only describe phases with numbers and structured
+ * facts; engine.c does the arithmetic that turns them into a result and
+ * explain.c writes the sentences when a renderer asks (doc/MODEL.md §2). */
 #ifndef COLLCALC_MODEL_PHASES_H
 #define COLLCALC_MODEL_PHASES_H
 
@@ -17,37 +18,57 @@ typedef struct {
     int g;         /* GPUs per node, clipped to p */
     int nodes;     /* ceil(p / g) */
     int last;      /* GPUs in the last node */
+    int npg;       /* NICs one GPU drives (nics_per_gpu, 0 read as 1) */
     double size;   /* S in bytes */
     int stage;     /* stage of the last phase added */
 } build_ctx;
 
 /* How one step moves: its per-step latency and the bandwidth the busiest
- * GPU's traffic gets, and a sentence saying why. */
+ * GPU's traffic gets, with the facts that say why (no text). */
 typedef struct {
     collcalc_scope scope;
+    collcalc_hop_kind kind;
     double alpha_us;
     double bw_GBps;
-    char link[2 * COLLCALC_NAME_MAX + 2];
-    char note[COLLCALC_NOTE_MAX];
+    const char *link;  /* link name (borrowed from the query) */
+    const char *link2; /* second name of a spanning hop ("link+link2"), or NULL */
+    int nics;
+    int sharing_gpus;
 } hop;
+
+/* A label in three spellings: whole, and for runs of steps split by scope. */
+typedef struct {
+    const char *whole;
+    const char *intra;
+    const char *inter;
+} step_labels;
+
+#define STEP_LABELS(text) {text, text " (intra)", text " (inter)"}
+
+/* NICs a node holding r GPUs drives (doc/MODEL.md §3): min(K, r x
+ * nics_per_gpu). npg is nics_per_gpu with 0 read as 1. */
+int nics_driven(const collcalc_cluster *cluster, int npg, int gpus_in_node);
 
 /* A step inside one node over the intra link. */
 hop hop_intra(const build_ctx *ctx);
 
-/* A step where every GPU of a node talks to another node at once: each GPU
- * gets min(1, K/G) of one NIC (one GPU's traffic cannot be spread over
- * several NICs: NVIDIA, nccl-tests#267). */
+/* A step where every GPU of a node talks to other nodes at once: each GPU
+ * gets min(nics_per_gpu, K / G) NICs' worth of bandwidth (a full node: the
+ * smallest share any node has). */
 hop hop_inter_all_gpus(const build_ctx *ctx);
 
+/* The same for the GPUs of one node holding gpus_in_node GPUs. */
+hop hop_inter_node(const build_ctx *ctx, int gpus_in_node);
+
 /* A step where one GPU per node (per ring/channel) crosses the boundary:
- * that GPU gets a whole NIC. */
+ * that GPU gets min(K, nics_per_gpu) NICs. */
 hop hop_inter_one_gpu(const build_ctx *ctx);
 
 /* A step of a flat ring (or chain) over all p GPUs. One node: the intra
  * link. Several nodes: a pass of p-1 hops crosses N-1 node boundaries, so
- * alpha is the mean hop latency (NCCL's ring latency counts the same), and
- * NCCL spreads its rings over the NICs, so the ring runs at
- * min(B_intra, usable NICs x B_inter) (MODEL.md §2, pinned). */
+ * alpha is the mean hop latency, and the ring runs at
+ * min(B_intra, usable NICs x B_inter), the usable NICs being those of the
+ * node that drives the fewest (doc/MODEL.md §3, pinned). */
 hop hop_ring(const build_ctx *ctx);
 
 /* A step where rank r exchanges with r XOR distance: intra when every pair
@@ -58,52 +79,49 @@ hop hop_xor(const build_ctx *ctx, long distance);
  * is more than one node. */
 hop hop_shift(const build_ctx *ctx, long distance);
 
-/* Appends a phase. concurrent = runs at the same time as the previous phase
- * (same stage); otherwise it starts a new stage. Returns the phase so the
- * caller can add to its note, or NULL when the phase table is full (a bug:
- * builders never need more than COLLCALC_MAX_PHASES). */
+/* Appends a phase (label: a static string). concurrent = runs at the same
+ * time as the previous phase (same stage); otherwise it starts a new stage.
+ * Returns the phase so the caller can add facts, or NULL when the phase
+ * table is full (a bug: builders never need more than COLLCALC_MAX_PHASES). */
 collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent, long steps,
                           double bytes_sent, double bytes_received, const hop *how);
 
 /* Appends consecutive steps, merging runs of steps that take the same kind
- * of hop into one phase ("label (intra)", "label (inter)"). sent[i] and
- * received[i] are the busiest GPU's bytes in step i. */
-void add_steps(build_ctx *ctx, const char *label, int count, const hop *hops,
+ * of hop into one phase (labels->intra, labels->inter when the run is split
+ * by scope, else labels->whole). sent[i] and received[i] are the busiest
+ * GPU's bytes in step i. */
+void add_steps(build_ctx *ctx, const step_labels *labels, int count, const hop *hops,
                const double *sent, const double *received);
-
-/* Appends to the result's note (sentences separated by a space). */
-void result_note(build_ctx *ctx, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 
 /* floor(log2(x)) and ceil(log2(x)) for x >= 1; largest power of two <= x. */
 int floor_log2(long x);
 int ceil_log2(long x);
 long floor_pow2(long x);
 
-/* Builders, one per (op family, algorithm). Each returns COLLCALC_OK or
- * COLLCALC_ERR_UNSUPPORTED with diag explaining. */
-typedef collcalc_status (*builder_fn)(build_ctx *ctx, collcalc_diag *diag);
+/* Builders, one per (op family, algorithm). They run only where the
+ * registry row's predicate (engine.c) said the algorithm applies. */
+typedef void (*builder_fn)(build_ctx *ctx);
 
 /* ring.c */
-collcalc_status build_ring(build_ctx *ctx, collcalc_diag *diag);
-collcalc_status build_direct_sendrecv(build_ctx *ctx, collcalc_diag *diag);
+void build_ring(build_ctx *ctx);
+void build_direct_sendrecv(build_ctx *ctx);
 /* tree.c */
-collcalc_status build_double_binary_tree(build_ctx *ctx, collcalc_diag *diag);
-collcalc_status build_binomial_tree(build_ctx *ctx, collcalc_diag *diag);
+void build_double_binary_tree(build_ctx *ctx);
+void build_binomial_tree(build_ctx *ctx);
 /* recursive.c */
-collcalc_status build_recursive_doubling(build_ctx *ctx, collcalc_diag *diag);
-collcalc_status build_recursive_halving(build_ctx *ctx, collcalc_diag *diag);
-collcalc_status build_rabenseifner(build_ctx *ctx, collcalc_diag *diag);
-collcalc_status build_bruck(build_ctx *ctx, collcalc_diag *diag);
-collcalc_status build_scatter_allgather(build_ctx *ctx, collcalc_diag *diag);
+void build_recursive_doubling(build_ctx *ctx);
+void build_recursive_halving(build_ctx *ctx);
+void build_rabenseifner(build_ctx *ctx);
+void build_bruck(build_ctx *ctx);
+void build_scatter_allgather(build_ctx *ctx);
 /* direct.c */
-collcalc_status build_centralized(build_ctx *ctx, collcalc_diag *diag);
-collcalc_status build_pairwise(build_ctx *ctx, collcalc_diag *diag);
+void build_centralized(build_ctx *ctx);
+void build_pairwise(build_ctx *ctx);
 /* hierarchical.c */
-collcalc_status build_hierarchical(build_ctx *ctx, collcalc_diag *diag);
-collcalc_status build_nvls(build_ctx *ctx, collcalc_diag *diag);
+void build_hierarchical(build_ctx *ctx);
+void build_nvls(build_ctx *ctx);
+
+/* explain.c: fills the deprecated note fields (query.skip_legacy_notes false). */
+void fill_legacy_notes(const collcalc_query *query, collcalc_result *result);
 
 #endif

@@ -1,11 +1,11 @@
 /* Ring algorithms: all-reduce (reduce-scatter + all-gather around a ring),
  * all-gather, reduce-scatter, pipelined chain broadcast/reduce, and the
- * shift-by-one send/recv that nccl-tests' sendrecv_perf runs. */
+ * shift-by-one send/recv that nccl-tests' sendrecv_perf runs
+ * (doc/MODEL.md §4.1, §4.12). */
 #include "phases.h"
 
-collcalc_status build_ring(build_ctx *ctx, collcalc_diag *diag)
+void build_ring(build_ctx *ctx)
 {
-    (void)diag;
     hop ring = hop_ring(ctx);
     long p = ctx->p;
     double chunk_total = (double)(p - 1) / (double)p * ctx->size; /* (p-1) chunks of S/p */
@@ -28,20 +28,17 @@ collcalc_status build_ring(build_ctx *ctx, collcalc_diag *diag)
         add_phase(ctx, ctx->query->op == COLLCALC_OP_BROADCAST ? "pipelined chain broadcast"
                                                               : "pipelined chain reduce",
                   false, p - 1, ctx->size, ctx->size, &ring);
-        result_note(ctx, "Pipelined chain: chunks stream down p-1 hops; each middle GPU "
-                         "receives and forwards S once.");
+        ctx->result->facts |= COLLCALC_FACT_PIPELINED_CHAIN;
         break;
-    default:
-        return COLLCALC_ERR_UNSUPPORTED;
+    default: /* no registry row pairs another op with the ring */
+        break;
     }
-    return COLLCALC_OK;
 }
 
-collcalc_status build_direct_sendrecv(build_ctx *ctx, collcalc_diag *diag)
+void build_direct_sendrecv(build_ctx *ctx)
 {
-    (void)diag;
-    /* Every rank sends S to rank+1 and receives S from rank-1 at once. */
+    /* Every rank sends S to rank+1 and receives S from rank-1 at once; across
+     * nodes the last GPU of each node crosses on the NICs it drives. */
     hop h = ctx->nodes == 1 ? hop_intra(ctx) : hop_inter_one_gpu(ctx);
     add_phase(ctx, "send to next, receive from previous", false, 1, ctx->size, ctx->size, &h);
-    return COLLCALC_OK;
 }

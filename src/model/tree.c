@@ -1,17 +1,15 @@
 /* Tree algorithms: NCCL's pipelined double binary tree all-reduce (chains
- * inside nodes, trees between nodes) and binomial-tree broadcast/reduce. */
+ * inside nodes, trees between nodes) and binomial-tree broadcast/reduce
+ * (doc/MODEL.md §4.2, §4.9). */
 #include "phases.h"
 
-#include <stdio.h>
-
-collcalc_status build_double_binary_tree(build_ctx *ctx, collcalc_diag *diag)
+void build_double_binary_tree(build_ctx *ctx)
 {
-    (void)diag;
     double efficiency = ctx->query->tree_efficiency > 0 ? ctx->query->tree_efficiency
                                                         : COLLCALC_TREE_EFFICIENCY_DEFAULT;
     long p = ctx->p;
-    /* Bytes: the bus volume 2(p-1)/p * S that nccl-tests' busbw assumes
-     * (MODEL.md: "at most 2S(p-1)/p"). A tree cannot keep every link busy
+    /* Bytes: the bus volume 2(p-1)/p * S that nccl-tests' busbw assumes (at
+     * most 2S(p-1)/p: doc/MODEL.md §4.2). A tree cannot keep every link busy
      * the way a ring does; NCCL's own model charges that as a 0.92 factor on
      * Tree AllReduce bandwidth, and so do we (tree_efficiency). */
     double bytes = 2.0 * (double)(p - 1) / (double)p * ctx->size;
@@ -23,13 +21,10 @@ collcalc_status build_double_binary_tree(build_ctx *ctx, collcalc_diag *diag)
                           2L * ceil_log2(p), bytes, bytes, &h);
         if (phase != NULL) {
             phase->efficiency = efficiency;
-            snprintf(phase->note, sizeof phase->note,
-                     "two binary trees of depth ceil(lg %ld) = %d, each carrying S/2; %s "
-                     "%g GB/s x tree efficiency %g",
-                     p, ceil_log2(p), ctx->query->cluster.intra.name,
-                     ctx->query->cluster.intra.bw_GBps, efficiency);
+            phase->detail = COLLCALC_DETAIL_TREE;
+            phase->depth = ceil_log2(p);
         }
-        return COLLCALC_OK;
+        return;
     }
     /* NCCL: a chain through the GPUs of each node, a double binary tree
      * between nodes; data is pipelined through both, so the latency of both
@@ -39,29 +34,24 @@ collcalc_status build_double_binary_tree(build_ctx *ctx, collcalc_diag *diag)
         phase = add_phase(ctx, "chain inside each node (up and down)", false,
                           2L * (ctx->g - 1), 0.0, 0.0, &chain);
         if (phase != NULL)
-            snprintf(phase->note, sizeof phase->note,
-                     "latency only: the data's time is counted once, in the tree phase");
+            phase->detail = COLLCALC_DETAIL_LATENCY_ONLY;
     }
     hop across = hop_ring(ctx); /* the node's traffic spreads over its NICs like a ring's */
     across.alpha_us = ctx->query->cluster.inter.alpha_us;
     across.scope = COLLCALC_SCOPE_INTER;
-    double plain_bw = across.bw_GBps;
     across.bw_GBps *= efficiency;
-    phase = add_phase(ctx, "double binary tree across nodes", false,
-                      2L * ceil_log2(ctx->nodes), bytes, bytes, &across);
+    int depth = ceil_log2(ctx->nodes);
+    phase = add_phase(ctx, "double binary tree across nodes", false, 2L * depth, bytes, bytes,
+                      &across);
     if (phase != NULL) {
         phase->efficiency = efficiency;
-        snprintf(phase->note, sizeof phase->note,
-                 "trees of depth ceil(lg %d) = %d between nodes; min(intra, NICs) %g GB/s x tree "
-                 "efficiency %g",
-                 ctx->nodes, ceil_log2(ctx->nodes), plain_bw, efficiency);
+        phase->detail = COLLCALC_DETAIL_TREE;
+        phase->depth = depth;
     }
-    return COLLCALC_OK;
 }
 
-collcalc_status build_binomial_tree(build_ctx *ctx, collcalc_diag *diag)
+void build_binomial_tree(build_ctx *ctx)
 {
-    (void)diag;
     long p = ctx->p;
     int rounds = ceil_log2(p);
     hop hops[64];
@@ -74,13 +64,14 @@ collcalc_status build_binomial_tree(build_ctx *ctx, collcalc_diag *diag)
         sent[k] = ctx->size;
         received[k] = 0.0;
     }
+    static const step_labels REDUCE = STEP_LABELS("binomial reduce to root");
+    static const step_labels BROADCAST = STEP_LABELS("binomial broadcast from root");
     bool is_reduce = ctx->query->op == COLLCALC_OP_REDUCE;
-    add_steps(ctx, is_reduce ? "binomial reduce to root" : "binomial broadcast from root",
-              rounds, hops, is_reduce ? received : sent, is_reduce ? sent : received);
-    ctx->result->others_differ = true;
-    ctx->result->bytes_sent_other_gpu = is_reduce ? ctx->size : 0.0;
-    ctx->result->bytes_received_other_gpu = is_reduce ? 0.0 : ctx->size;
-    result_note(ctx, "The root is the busiest GPU: it %s S in each of ceil(lg p) = %d rounds.",
-                is_reduce ? "receives" : "sends", rounds);
-    return COLLCALC_OK;
+    add_steps(ctx, is_reduce ? &REDUCE : &BROADCAST, rounds, hops, is_reduce ? received : sent,
+              is_reduce ? sent : received);
+    collcalc_result *r = ctx->result;
+    r->others_differ = true;
+    r->bytes_sent_other_gpu = is_reduce ? ctx->size : 0.0;
+    r->bytes_received_other_gpu = is_reduce ? 0.0 : ctx->size;
+    r->facts |= COLLCALC_FACT_ROOT_BUSIEST;
 }

@@ -1,2 +1,2 @@
 $ collcalc --version
-collcalc 0.1.0
+collcalc 0.2.0

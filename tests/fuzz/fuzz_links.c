@@ -1,5 +1,7 @@
 /* libFuzzer target for the link table loader: any bytes must either load
- * into a table that keeps its invariants or be refused with one clean line. */
+ * into a table that keeps its invariants (physical bounds included) or be
+ * refused with one clean line; a loaded table overlaid on the built-in one
+ * keeps the invariants too. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,6 +32,13 @@ static int is_link_name(const char *name)
     return 1;
 }
 
+static void check_line(const char *message)
+{
+    require(message[0] != '\0');
+    for (const char *p = message; *p != '\0'; p++)
+        require((unsigned char)*p >= 0x20); /* one printable line */
+}
+
 static void check_link(const collcalc_link_table *table, const collcalc_link *link)
 {
     require(is_link_name(link->name));
@@ -43,9 +52,10 @@ static void check_link(const collcalc_link_table *table, const collcalc_link *li
     static const collcalc_bw_basis bases[] = {COLLCALC_BW_PER_DIRECTION, COLLCALC_BW_HEADLINE};
     for (size_t b = 0; b < 2; b++) {
         double bw = collcalc_link_bandwidth_GBps(link, bases[b]);
-        require(isfinite(bw) && bw > 0 && bw <= 1e6);
+        require(isfinite(bw) && bw >= COLLCALC_LINK_BW_MIN_GBPS && bw <= COLLCALC_LINK_BW_MAX_GBPS);
     }
-    require(isfinite(link->alpha_us) && link->alpha_us >= 0 && link->alpha_us <= 1e6);
+    require(link->alpha_us == 0 ||
+            (link->alpha_us >= COLLCALC_LINK_ALPHA_MIN_US && link->alpha_us <= COLLCALC_LINK_ALPHA_MAX_US));
     require(strcmp(collcalc_tier_name(link->tier), "unknown") != 0);
     require(strcmp(collcalc_link_class_name(link->link_class), "unknown") != 0);
     require(strcmp(collcalc_headline_counts_name(link->headline_counts), "unknown") != 0);
@@ -66,9 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * (NOMEM would mean the syntax check let through what cJSON refuses). */
         require(status == COLLCALC_ERR_INVALID);
         require(table == NULL);
-        require(diag.message[0] != '\0');
-        for (const char *p = diag.message; *p != '\0'; p++)
-            require((unsigned char)*p >= 0x20); /* one printable line */
+        check_line(diag.message);
         return 0;
     }
     size_t count = collcalc_link_table_count(table);
@@ -79,6 +87,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_link(table, link);
     }
     require(collcalc_link_table_at(table, count) == NULL);
+
+    /* On top of the built-in table: every entry of the file is found as
+     * itself, every built-in one not replaced survives. */
+    collcalc_link_table *builtin = NULL, *merged = NULL;
+    require(collcalc_link_table_builtin(&builtin, &diag) == COLLCALC_OK);
+    status = collcalc_link_table_overlay(builtin, table, &merged, &diag);
+    if (status != COLLCALC_OK) {
+        require(status == COLLCALC_ERR_INVALID && merged == NULL);
+        check_line(diag.message);
+    } else {
+        size_t merged_count = collcalc_link_table_count(merged);
+        require(merged_count >= collcalc_link_table_count(builtin));
+        require(merged_count <= collcalc_link_table_count(builtin) + count);
+        size_t replaced = 0;
+        for (size_t i = 0; i < merged_count; i++) {
+            const collcalc_link *link = collcalc_link_table_at(merged, i);
+            check_link(merged, link);
+            replaced += collcalc_link_table_origin(merged, i) == COLLCALC_ENTRY_REPLACED;
+        }
+        require(replaced == collcalc_link_table_replaced_count(merged));
+        require(merged_count + replaced == collcalc_link_table_count(builtin) + count);
+        for (size_t i = 0; i < count; i++) {
+            const collcalc_link *mine = collcalc_link_table_at(table, i);
+            const collcalc_link *found = collcalc_link_table_find(merged, mine->name);
+            require(found != NULL && found->bw_per_direction_GBps == mine->bw_per_direction_GBps);
+        }
+        collcalc_link_table_free(merged);
+    }
+    collcalc_link_table_free(builtin);
     collcalc_link_table_free(table);
     return 0;
 }

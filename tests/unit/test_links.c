@@ -252,7 +252,7 @@ static void test_minimal_tables_load(void **state)
         "\xEF\xBB\xBF" DOC("{\"sources\": {\"alpha_us\": \"measured\"}, \"aliases\": [], "
                            "\"description\": \"caf\\u00e9 \xC3\xA9 \\ud83d\\ude00\", "
                            "\"alpha_us\": 0, \"headline_counts\": \"per-direction\", "
-                           "\"headline_GBps\": 1e6, \"bw_per_direction_GBps\": 1e-3, "
+                           "\"headline_GBps\": 1e5, \"bw_per_direction_GBps\": 1e-3, "
                            "\"class\": \"net\", \"tier\": \"scale-out\", \"name\": \"x.y-1\"}"),
         DOC(LINK("a") ", \"aliases\": [\"b\", \"c\", \"d\", \"e\"]" END ", " LINK("f") END),
         " \r\n\t" DOC(LINK("0123456789012345678901234567890") END) "\n\n",
@@ -369,12 +369,12 @@ static const bad_case bad_cases[] = {
      DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
          "\"bw_per_direction_GBps\": -1, \"headline_GBps\": 1, "
          "\"headline_counts\": \"per-direction\", \"alpha_us\": 1}"),
-     "links[0].bw_per_direction_GBps: must be > 0 (got -1)"},
+     "links[0].bw_per_direction_GBps: must be between 0.001 and 100000 GB/s (got -1)"},
     {"zero bandwidth",
      DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
          "\"bw_per_direction_GBps\": 0, \"headline_GBps\": 1, "
          "\"headline_counts\": \"per-direction\", \"alpha_us\": 1}"),
-     "links[0].bw_per_direction_GBps: must be > 0 (got 0)"},
+     "links[0].bw_per_direction_GBps: must be between 0.001 and 100000 GB/s (got 0)"},
     {"1e999 bandwidth",
      DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
          "\"bw_per_direction_GBps\": 1e999, \"headline_GBps\": 1, "
@@ -385,21 +385,42 @@ static const bad_case bad_cases[] = {
          "\"bw_per_direction_GBps\": 1, \"headline_GBps\": -1e999, "
          "\"headline_counts\": \"per-direction\", \"alpha_us\": 1}"),
      "links[0].headline_GBps: must be a finite number"},
-    {"bandwidth above 1e6",
+    {"bandwidth above the physical bound",
      DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
-         "\"bw_per_direction_GBps\": 1000000.5, \"headline_GBps\": 1, "
+         "\"bw_per_direction_GBps\": 100000.5, \"headline_GBps\": 1, "
          "\"headline_counts\": \"per-direction\", \"alpha_us\": 1}"),
-     "links[0].bw_per_direction_GBps: must be <= 1000000 (got 1000000.5)"},
+     "links[0].bw_per_direction_GBps: must be between 0.001 and 100000 GB/s (got 100000.5): outside the physical bounds "
+     "of data/README.md"},
+    {"5e-324 GB/s (accepted before, then every query overflowed)",
+     DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
+         "\"bw_per_direction_GBps\": 5e-324, \"headline_GBps\": 1, "
+         "\"headline_counts\": \"per-direction\", \"alpha_us\": 1}"),
+     "links[0].bw_per_direction_GBps: must be between 0.001 and 100000 GB/s (got 5e-324)"},
+    {"headline below the physical bound",
+     DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
+         "\"bw_per_direction_GBps\": 1, \"headline_GBps\": 0.0009, "
+         "\"headline_counts\": \"per-direction\", \"alpha_us\": 1}"),
+     "links[0].headline_GBps: must be between 0.001 and 100000 GB/s (got 0.0009)"},
+    {"alpha above 1 s",
+     DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
+         "\"bw_per_direction_GBps\": 1, \"headline_GBps\": 1, "
+         "\"headline_counts\": \"per-direction\", \"alpha_us\": 1000001}"),
+     "links[0].alpha_us: must be 0 or between 0.000001 and 1000000 us (got 1000001)"},
+    {"alpha below 1 ps",
+     DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
+         "\"bw_per_direction_GBps\": 1, \"headline_GBps\": 1, "
+         "\"headline_counts\": \"per-direction\", \"alpha_us\": 1e-300}"),
+     "links[0].alpha_us: must be 0 or between 0.000001 and 1000000 us (got 1e-300)"},
     {"1e-999 bandwidth underflows to 0",
      DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
          "\"bw_per_direction_GBps\": 1e-999, \"headline_GBps\": 1, "
          "\"headline_counts\": \"per-direction\", \"alpha_us\": 1}"),
-     "links[0].bw_per_direction_GBps: must be > 0 (got 0)"},
+     "links[0].bw_per_direction_GBps: must be between 0.001 and 100000 GB/s (got 0)"},
     {"negative alpha",
      DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
          "\"bw_per_direction_GBps\": 1, \"headline_GBps\": 1, "
          "\"headline_counts\": \"per-direction\", \"alpha_us\": -0.5}"),
-     "links[0].alpha_us: must be >= 0 (got -0.5)"},
+     "links[0].alpha_us: must be 0 or between 0.000001 and 1000000 us (got -0.5)"},
     {"alpha as boolean",
      DOC("{\"name\": \"a\", \"tier\": \"host\", \"class\": \"pci\", "
          "\"bw_per_direction_GBps\": 1, \"headline_GBps\": 1, "
@@ -486,7 +507,7 @@ static const bad_case bad_cases[] = {
      DOC(LINK("a") ", \"sources\": {\"alpha_us\": \"x\", \"alpha_us\": \"y\"}" END),
      "links[0].sources: duplicate key 'alpha_us'"},
     {"unknown key with control characters", DOC(LINK("a") ", \"a\\nb\": 1" END),
-     "links[0]: unknown key 'a\\x0ab'"},
+     "links[0]: unknown key 'a\\x0Ab'"},
     {"deeply nested garbage",
      "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
      "line 1, column 65: not valid JSON: nested too deeply (at most 64 levels)"},
@@ -855,7 +876,7 @@ static void test_json_check_object(void **state)
         {"{\"name\": 1, \"colour\": 2}", "unknown key 'colour' (allowed: name, size_bytes)"},
         {"{\"\": 1}", "unknown key '' (allowed: name, size_bytes)"},
         {"{\"name\": 1, \"0123456789012345678901234567890123456789012345678901234567890\": 2}",
-         "unknown key '012345678901234567890123456789012345678901234567...' (allowed"},
+         "unknown key '012345678901234567890123456789012345678901234567890123456789...' (allowed"},
         {"[]", "top level: must be an object, not an array"},
         {"null", "top level: must be an object, not null"},
     };

@@ -1,7 +1,11 @@
-/* The cost model: the seed text's worked examples (pinned), MODEL.md's
- * formulas per algorithm, and properties every result must have. */
+/* The cost model: the textbook example's worked figures (pinned,
+ * doc/MODEL.md §5), the formulas per algorithm (doc/MODEL.md §4), the
+ * cluster rules (doc/MODEL.md §3) with the defects fixed in issue 6, and
+ * properties every result must have. Sentences, the registry and the
+ * property test over clusters: test_model_explain.c. */
 #include "support.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,18 +15,18 @@
 static collcalc_link_params link_of(const char *name, double bw_GBps, double alpha_us)
 {
     collcalc_link_params link;
-    memset(&link, 0, sizeof link);
+    collcalc_link_params_init(&link);
     snprintf(link.name, sizeof link.name, "%s", name);
     link.bw_GBps = bw_GBps;
     link.alpha_us = alpha_us;
     return link;
 }
 
-/* NVLink 5 headline (1,800 GB/s, alpha 2 us) as the seed's examples use. */
+/* NVLink 5 headline (1,800 GB/s, alpha 2 us) as the textbook example uses. */
 static collcalc_query single(collcalc_op op, uint64_t size, int gpus, double bw, double alpha)
 {
     collcalc_query q;
-    memset(&q, 0, sizeof q);
+    collcalc_query_init(&q);
     q.op = op;
     q.size_bytes = size;
     collcalc_link_params link = link_of("test", bw, alpha);
@@ -44,7 +48,7 @@ static collcalc_result eval(const collcalc_query *q, collcalc_algo algo)
 #define assert_close(actual, expected, tolerance) \
     assert_true(fabs((double)(actual) - (double)(expected)) <= (tolerance))
 
-static void seed_ring_8_gpus_100MB_nvlink5(void **state)
+static void textbook_ring_8_gpus_100MB_nvlink5(void **state)
 {
     (void)state;
     collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 1800, 2.0);
@@ -62,7 +66,7 @@ static void seed_ring_8_gpus_100MB_nvlink5(void **state)
     assert_close(r.bandwidth_us * 80 / 1000, 7.78, 0.005);
 }
 
-static void seed_ring_over_ib_ndr(void **state)
+static void textbook_ring_over_ib_ndr(void **state)
 {
     (void)state;
     collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 50, 14.0);
@@ -79,7 +83,7 @@ static void per_direction_basis_doubles_the_nvlink_term(void **state)
     assert_close(r.bandwidth_us, 194.444, 1e-3);
 }
 
-static void seed_32_gpus(void **state)
+static void textbook_32_gpus(void **state)
 {
     (void)state;
     collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 32, 1800, 2.0);
@@ -87,12 +91,12 @@ static void seed_32_gpus(void **state)
     assert_close(ring.bytes_sent_per_gpu, 193750000.0, 1e-6);
     assert_int_equal(ring.steps, 62);
     assert_close(ring.latency_us, 124.0, 1e-9);
-    assert_close(ring.bandwidth_us, 107.64, 0.01); /* seed: 108 us */
+    assert_close(ring.bandwidth_us, 107.64, 0.01); /* textbook: 108 us */
     const struct {
         uint64_t size;
         double bandwidth_us;
         double tolerance;
-    } rows[] = {{64000, 0.07, 0.005}, {1000000, 1.08, 0.01}, {1000000000, 1076.4, 0.1}};
+    } rows[] = {{64000, 0.0689, 0.00005}, {1000000, 1.0764, 0.0001}, {1000000000, 1076.39, 0.01}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         q.size_bytes = rows[i].size;
         collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
@@ -117,7 +121,7 @@ static void seed_32_gpus(void **state)
     assert_true(previous > 1.99e8);
 }
 
-static void seed_ring_phase_counts(void **state)
+static void textbook_ring_phase_counts(void **state)
 {
     (void)state;
     collcalc_query q8 = single(COLLCALC_OP_ALLREDUCE, 1000, 8, 1800, 2.0);
@@ -127,7 +131,7 @@ static void seed_ring_phase_counts(void **state)
     assert_int_equal(eval(&q32, COLLCALC_ALGO_TREE).steps, 10);
 }
 
-static void seed_centralized(void **state)
+static void textbook_centralized(void **state)
 {
     (void)state;
     collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 1800, 2.0);
@@ -357,13 +361,14 @@ static void names_round_trip(void **state)
 static collcalc_query cluster_query(collcalc_op op, uint64_t size, int gpus, int g, int nics)
 {
     collcalc_query q;
-    memset(&q, 0, sizeof q);
+    collcalc_query_init(&q);
     q.op = op;
     q.size_bytes = size;
     q.cluster.gpus = gpus;
     q.cluster.gpus_per_node = g;
     q.cluster.nics_per_node = nics;
     q.cluster.intra = link_of("nvlink4", 450, 2.0);
+    q.cluster.intra.nvlink = true;
     q.cluster.inter = link_of("ib-ndr", 50, 14.0);
     return q;
 }
@@ -385,13 +390,19 @@ static void cluster_flat_ring_nic_rule(void **state)
     q.cluster.nics_per_node = 1;
     r = eval(&q, COLLCALC_ALGO_RING);
     assert_close(r.busbw_GBps, 50.0, 0.1);
-    /* NICs faster than NVLink: NVLink caps it */
+    /* 16 NICs, but a GPU drives one: 8 x 50 = 400 GB/s */
     q.cluster.nics_per_node = 16;
     r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.phases[0].bw_GBps, 400.0, 1e-9);
+    assert_int_equal(r.phases[0].nics, 8);
+    /* two NICs per GPU: 16 x 50 = 800 GB/s, NVLink caps it at 450 */
+    q.cluster.nics_per_gpu = 2;
+    r = eval(&q, COLLCALC_ALGO_RING);
     assert_close(r.phases[0].bw_GBps, 450.0, 1e-9);
+    assert_int_equal(r.phases[0].nics, 16);
 }
 
-static void cluster_one_gpu_per_node_is_the_seed_ib_example(void **state)
+static void cluster_one_gpu_per_node_is_the_textbook_ib_example(void **state)
 {
     (void)state;
     collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, 100000000, 8, 1, 1);
@@ -415,7 +426,9 @@ static void cluster_ninth_gpu_crosses_the_network(void **state)
     assert_int_equal(r.gpus_in_last_node, 1);
     assert_int_equal(r.phases[0].scope, COLLCALC_SCOPE_SPANNING);
     assert_close(r.phases[0].bw_GBps, 50.0, 1e-9); /* the lone GPU's one NIC */
-    assert_non_null(strstr(r.note, "last node holds 1"));
+    char note[COLLCALC_EXPLAIN_MAX];
+    collcalc_result_explain(&q, &r, note, sizeof note);
+    assert_string_equal(note, "9 GPUs fill 2 nodes of 8 in order: the last node holds 1.");
     /* NVL72: 72 stay on NVLink, the 73rd crosses */
     q = cluster_query(COLLCALC_OP_ALLREDUCE, 100000000, 72, 72, 72);
     q.cluster.intra = link_of("nvlink5", 900, 2.0);
@@ -498,9 +511,20 @@ static void nvls_single_node(void **state)
     collcalc_diag diag;
     collcalc_result r;
     assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_NVLS, &r, &diag), COLLCALC_ERR_UNSUPPORTED);
+    assert_non_null(strstr(diag.message, "NVLS"));
+    /* a switch that reduces, but the intra link is PCIe: refusable */
     q.cluster.nvls_intra = true;
+    q.cluster.intra = link_of("pcie4", 31.5, 3.0);
+    const char *why_not = NULL;
+    assert_false(collcalc_algo_applies(COLLCALC_OP_ALLREDUCE, COLLCALC_ALGO_NVLS, &q.cluster, &why_not));
+    assert_non_null(why_not);
+    assert_non_null(strstr(why_not, "not NVLink"));
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_NVLS, &r, &diag), COLLCALC_ERR_UNSUPPORTED);
+    q.cluster.intra = link_of("nvlink4", 450, 2.0);
+    q.cluster.intra.nvlink = true;
     r = eval(&q, COLLCALC_ALGO_NVLS);
     assert_close(r.bytes_sent_per_gpu, s * 9 / 8, 1e-6);
+    assert_close(r.bytes_received_per_gpu, s * 9 / 8, 1e-6);
     /* NVIDIA: algbw = busbw x n/(n+1), where busbw is the per-GPU traffic rate */
     assert_close(r.algbw_GBps, 450.0 * 8 / 9, 0.1);
 }
@@ -532,15 +556,248 @@ static void nccl_marker(void **state)
     assert_false(collcalc_algo_in_nccl(COLLCALC_OP_ALLGATHER, COLLCALC_ALGO_TREE));
 }
 
+/* Issue 6 §6: a GPU drives one NIC. 2 GPUs, one per node, 8 NICs per node:
+ * the ring gets one NIC (50 GB/s busbw), not 8 (396 GB/s before the fix). */
+static void a_gpu_drives_one_nic(void **state)
+{
+    (void)state;
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, 1000000000, 2, 1, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(r.nodes, 2);
+    assert_int_equal(r.phases[0].hop, COLLCALC_HOP_NIC_RING);
+    assert_int_equal(r.phases[0].nics, 1);
+    assert_close(r.phases[0].bw_GBps, 50.0, 1e-12);
+    /* 2 x 14 us + 2 x 0.5 GB / 50 GB/s = 20,028 us; busbw = algbw x 1 */
+    assert_close(r.time_us, 20028.0, 1e-6);
+    assert_close(r.busbw_GBps, 1e9 / 20028e3, 1e-9);
+    assert_true(r.busbw_GBps < 50.0 && r.busbw_GBps > 49.9);
+    /* a cluster that says a GPU drives 8 NICs gets them all */
+    q.cluster.nics_per_gpu = 8;
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.phases[0].bw_GBps, 400.0, 1e-12);
+    /* 0 reads as the default, 1 */
+    q.cluster.nics_per_gpu = 0;
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(r.phases[0].bw_GBps, 50.0, 1e-12);
+    /* the tree across nodes follows the same rule */
+    r = eval(&q, COLLCALC_ALGO_TREE);
+    assert_close(r.phases[0].bw_GBps, 50.0 * 0.92, 1e-12);
+    /* a partial last node: 4 NICs for 8 GPUs, the 9th GPU alone still drives one */
+    q = cluster_query(COLLCALC_OP_ALLREDUCE, 1000000000, 9, 8, 4);
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(r.phases[0].nics, 1);
+    assert_int_equal(r.phases[0].sharing_gpus, 1);
+    assert_close(r.phases[0].bw_GBps, 50.0, 1e-12);
+    /* 12 GPUs: the last node's 4 GPUs drive 4 of its 4 NICs, like a full node */
+    q.cluster.gpus = 12;
+    r = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(r.phases[0].nics, 4);
+    assert_close(r.phases[0].bw_GBps, 200.0, 1e-12);
+}
+
+/* Issue 6 §6: the partial last node in all-to-all. 9 GPUs on HGX H100 (8 per
+ * node, 8 NDR NICs): GPU 8 alone in node 2 sends 8/9 GB through one 50 GB/s
+ * NIC: 17.8 ms of bandwidth (2.24 ms before the fix). */
+static void alltoall_partial_last_node(void **state)
+{
+    (void)state;
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLTOALL, 1000000000, 9, 8, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_PAIRWISE);
+    assert_int_equal(r.phase_count, 1); /* the lone GPU has no peer in its node */
+    assert_string_equal(r.phases[0].label, "exchange with GPUs in other nodes");
+    assert_int_equal(r.phases[0].steps, 8);
+    assert_close(r.phases[0].bytes_sent, 8e9 / 9, 1e-3);
+    assert_close(r.phases[0].bw_GBps, 50.0, 1e-12);
+    assert_close(r.bandwidth_us, 8e9 / 9 / 50e3, 1e-6); /* 17,777.8 us */
+    assert_close(r.latency_us, 8 * 14.0, 1e-9);
+    assert_true(r.time_us >= 17800.0);
+    assert_true(r.facts & COLLCALC_FACT_BUSIEST_IN_LAST_NODE);
+    assert_int_equal(r.remote_peers, 8);
+    /* full nodes only: the node's GPUs decide as before */
+    q.cluster.gpus = 16;
+    r = eval(&q, COLLCALC_ALGO_PAIRWISE);
+    assert_false(r.facts & COLLCALC_FACT_BUSIEST_IN_LAST_NODE);
+    assert_int_equal(r.remote_peers, 8);
+    assert_close(r.bandwidth_us, 8 * 1e9 / 16 / 50e3, 1e-6);
+    /* 17 GPUs, 2 NICs per node: a full node's GPU (9 remote peers at
+     * 2/8 x 50 = 12.5 GB/s) is busier than the lone 17th (16 remote peers
+     * at 50 GB/s) */
+    q = cluster_query(COLLCALC_OP_ALLTOALL, 1000000000, 17, 8, 2);
+    r = eval(&q, COLLCALC_ALGO_PAIRWISE);
+    assert_false(r.facts & COLLCALC_FACT_BUSIEST_IN_LAST_NODE);
+    assert_int_equal(r.remote_peers, 9);
+    assert_close(r.phases[1].bw_GBps, 12.5, 1e-12);
+    assert_close(r.bandwidth_us, 9e9 / 17 / 12.5e3, 1e-6);
+}
+
+/* The same partial-node rule in the centralized all-reduce: the lone GPU's
+ * S goes through one NIC; with one GPU per node the root's port is one NIC. */
+static void centralized_partial_last_node(void **state)
+{
+    (void)state;
+    const double s = 1e9;
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, (uint64_t)s, 9, 8, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_CENTRALIZED);
+    /* the lone GPU's S in S/50 GB/s = the root's 8 S at 400 GB/s */
+    assert_int_equal(r.phases[0].hop, COLLCALC_HOP_ROOT_REMOTE_NICS);
+    assert_close(r.phases[0].bw_GBps, 400.0, 1e-9);
+    assert_close(r.bandwidth_us, 2 * 8 * s / 400e3, 1e-6);
+    /* full nodes: node 0's 8 NICs bring 8 S at 400 GB/s x 15/8 = 750, the
+     * root's 450 GB/s port decides */
+    q.cluster.gpus = 16;
+    r = eval(&q, COLLCALC_ALGO_CENTRALIZED);
+    assert_int_equal(r.phases[0].hop, COLLCALC_HOP_ROOT_PORT);
+    assert_close(r.phases[0].bw_GBps, 450.0, 1e-9);
+    /* one GPU per node, 8 NICs: the root drives one */
+    q = cluster_query(COLLCALC_OP_ALLREDUCE, (uint64_t)s, 4, 1, 8);
+    r = eval(&q, COLLCALC_ALGO_CENTRALIZED);
+    assert_int_equal(r.phases[0].hop, COLLCALC_HOP_ROOT_NICS);
+    assert_close(r.phases[0].bw_GBps, 50.0, 1e-9);
+    assert_close(r.bandwidth_us, 2 * 3 * s / 50e3, 1e-6);
+}
+
+/* Issue 6 §10: mutations the suite must catch. */
+static void hierarchical_allgather_and_reducescatter_bytes(void **state)
+{
+    (void)state;
+    const double s = 1 << 30;
+    /* 4 nodes x 8: all-gather = inter ring per rail of (N-1) x S/p, then intra (G-1)/G x S */
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLGATHER, (uint64_t)s, 32, 8, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_HIERARCHICAL);
+    assert_int_equal(r.phase_count, 2);
+    assert_close(r.phases[0].bytes_sent, 3 * s / 32, 1e-6);
+    assert_close(r.phases[0].bytes_received, 3 * s / 32, 1e-6);
+    assert_close(r.phases[1].bytes_sent, 7 * s / 8, 1e-6);
+    assert_close(r.bytes_sent_per_gpu, 3 * s / 32 + 7 * s / 8, 1e-6);
+    assert_int_equal(r.steps, 3 + 7);
+    assert_close(r.bandwidth_us, 3 * s / 32 / 50e3 + 7 * s / 8 / 450e3, 1e-6);
+    /* reduce-scatter: intra (G-1)/G x S, then inter (N-1)/N x S/G */
+    q.op = COLLCALC_OP_REDUCESCATTER;
+    r = eval(&q, COLLCALC_ALGO_HIERARCHICAL);
+    assert_int_equal(r.phase_count, 2);
+    assert_close(r.phases[0].bytes_sent, 7 * s / 8, 1e-6);
+    assert_close(r.phases[1].bytes_sent, 3.0 / 4 * s / 8, 1e-6);
+    assert_close(r.phases[1].bytes_received, 3.0 / 4 * s / 8, 1e-6);
+    assert_close(r.bandwidth_us, 7 * s / 8 / 450e3 + 3 * s / 32 / 50e3, 1e-6);
+    /* all-reduce keeps its 2(N-1)/N x S/G across */
+    q.op = COLLCALC_OP_ALLREDUCE;
+    r = eval(&q, COLLCALC_ALGO_HIERARCHICAL);
+    assert_close(r.bandwidth_us, 2 * 7 * s / 8 / 450e3 + 2 * 3 * s / 32 / 50e3, 1e-6);
+}
+
+static void sendrecv_across_nodes(void **state)
+{
+    (void)state;
+    const double s = 1e9;
+    collcalc_query q = cluster_query(COLLCALC_OP_SENDRECV, (uint64_t)s, 16, 8, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_DIRECT);
+    assert_int_equal(r.phases[0].scope, COLLCALC_SCOPE_INTER);
+    assert_int_equal(r.phases[0].hop, COLLCALC_HOP_NIC_ONE_GPU);
+    assert_close(r.phases[0].bw_GBps, 50.0, 1e-12);
+    assert_close(r.bandwidth_us, s / 50e3, 1e-6);
+    assert_close(r.time_us, s / 50e3 + 14.0, 1e-6);
+    assert_close(r.busbw_GBps, s / ((s / 50e3 + 14.0) * 1e3), 1e-9);
+    /* two NICs per GPU: the crossing GPU uses both */
+    q.cluster.nics_per_gpu = 2;
+    r = eval(&q, COLLCALC_ALGO_DIRECT);
+    assert_close(r.phases[0].bw_GBps, 100.0, 1e-12);
+    /* one node: the intra link */
+    q.cluster.gpus = 8;
+    r = eval(&q, COLLCALC_ALGO_DIRECT);
+    assert_close(r.phases[0].bw_GBps, 450.0, 1e-12);
+}
+
+static void tree_depth_rounds_up(void **state)
+{
+    (void)state;
+    /* 5 nodes: ceil(lg 5) = 3 tree levels (floor would say 2) */
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, 1 << 20, 40, 8, 8);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_TREE);
+    assert_int_equal(r.phases[1].depth, 3);
+    assert_int_equal(r.phases[1].steps, 6);
+    assert_int_equal(r.steps, 2 * (7 + 3));
+    assert_close(r.latency_us, 2 * 7 * 2.0 + 2 * 3 * 14.0, 1e-9);
+    /* 3 nodes: 2 levels; one node of 6: ceil(lg 6) = 3 */
+    q.cluster.gpus = 24;
+    assert_int_equal(eval(&q, COLLCALC_ALGO_TREE).steps, 2 * (7 + 2));
+    q = single(COLLCALC_OP_ALLREDUCE, 1000, 6, 100, 1.0);
+    assert_int_equal(eval(&q, COLLCALC_ALGO_TREE).steps, 6);
+}
+
+static void repeat_totals(void **state)
+{
+    (void)state;
+    collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 100000000, 8, 1800, 2.0);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING);
+    collcalc_totals totals;
+    collcalc_diag diag;
+    assert_int_equal(collcalc_repeat_totals(&r, 80, 1, &totals, &diag), COLLCALC_OK);
+    assert_int_equal(totals.count, 80);
+    assert_close(totals.total_latency_us, 80 * 28.0, 1e-9);          /* 2.24 ms */
+    assert_close(totals.total_bandwidth_us, 80 * 97.2222222, 1e-3);  /* 7.78 ms */
+    assert_close(totals.total_time_us, totals.total_latency_us + totals.total_bandwidth_us, 1e-6);
+    assert_int_equal(collcalc_repeat_totals(&r, 80, 2, &totals, &diag), COLLCALC_OK);
+    assert_int_equal(totals.count, 160);
+    assert_int_equal(collcalc_repeat_totals(&r, 0, 1, &totals, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "layers"));
+    assert_int_equal(collcalc_repeat_totals(&r, 1, -3, &totals, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "per-layer"));
+    assert_int_equal(collcalc_repeat_totals(&r, LONG_MAX, 2, &totals, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "overflows"));
+    assert_int_equal(totals.count, 160); /* untouched on failure */
+    r.time_us = 1e308;
+    assert_int_equal(collcalc_repeat_totals(&r, 1000, 1000, &totals, &diag), COLLCALC_ERR_INVALID);
+}
+
+static void init_functions(void **state)
+{
+    (void)state;
+    collcalc_cluster c;
+    memset(&c, 0x5a, sizeof c);
+    collcalc_cluster_init(&c);
+    assert_int_equal(c.gpus, 1);
+    assert_int_equal(c.gpus_per_node, 1);
+    assert_int_equal(c.nics_per_node, 1);
+    assert_int_equal(c.nics_per_gpu, 1);
+    assert_false(c.nvls_intra);
+    assert_false(c.sharp_inter);
+    assert_false(c.intra.nvlink);
+    assert_string_equal(c.intra.name, "");
+    collcalc_query q;
+    memset(&q, 0x5a, sizeof q);
+    collcalc_query_init(&q);
+    assert_int_equal(q.op, COLLCALC_OP_ALLREDUCE);
+    assert_true(q.size_bytes == 0);
+    assert_true(q.skip_legacy_notes);
+    assert_close(q.tree_efficiency, 0.0, 0.0);
+    /* the caller must give the links' bandwidth */
+    collcalc_diag diag;
+    assert_int_equal(collcalc_query_validate(&q, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "intra link bandwidth"));
+    q.cluster.intra = link_of("x", 10, 0);
+    q.cluster.inter = q.cluster.intra;
+    assert_int_equal(collcalc_query_validate(&q, &diag), COLLCALC_OK);
+    collcalc_result r = eval(&q, COLLCALC_ALGO_RING); /* one GPU */
+    assert_true(r.facts & COLLCALC_FACT_ONE_GPU);
+    assert_close(r.time_us, 0.0, 0.0);
+    /* NULL is a no-op */
+    collcalc_cluster_init(NULL);
+    collcalc_query_init(NULL);
+    collcalc_link_params_init(NULL);
+    q.cluster.nics_per_gpu = -1;
+    assert_int_equal(collcalc_query_validate(&q, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "NICs per GPU"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(seed_ring_8_gpus_100MB_nvlink5),
-        cmocka_unit_test(seed_ring_over_ib_ndr),
+        cmocka_unit_test(textbook_ring_8_gpus_100MB_nvlink5),
+        cmocka_unit_test(textbook_ring_over_ib_ndr),
         cmocka_unit_test(per_direction_basis_doubles_the_nvlink_term),
-        cmocka_unit_test(seed_32_gpus),
-        cmocka_unit_test(seed_ring_phase_counts),
-        cmocka_unit_test(seed_centralized),
+        cmocka_unit_test(textbook_32_gpus),
+        cmocka_unit_test(textbook_ring_phase_counts),
+        cmocka_unit_test(textbook_centralized),
         cmocka_unit_test(alltoall_moves_about_s_allreduce_about_2s),
         cmocka_unit_test(busbw_factors),
         cmocka_unit_test(formulas_per_algorithm),
@@ -551,7 +808,7 @@ int main(void)
         cmocka_unit_test(rejects_bad_queries),
         cmocka_unit_test(names_round_trip),
         cmocka_unit_test(cluster_flat_ring_nic_rule),
-        cmocka_unit_test(cluster_one_gpu_per_node_is_the_seed_ib_example),
+        cmocka_unit_test(cluster_one_gpu_per_node_is_the_textbook_ib_example),
         cmocka_unit_test(cluster_ninth_gpu_crosses_the_network),
         cmocka_unit_test(cluster_hierarchical_allreduce),
         cmocka_unit_test(cluster_tree_steps),
@@ -559,6 +816,14 @@ int main(void)
         cmocka_unit_test(nvls_single_node),
         cmocka_unit_test(nccl_marker),
         cmocka_unit_test(centralized_is_never_the_fastest),
+        cmocka_unit_test(a_gpu_drives_one_nic),
+        cmocka_unit_test(alltoall_partial_last_node),
+        cmocka_unit_test(centralized_partial_last_node),
+        cmocka_unit_test(hierarchical_allgather_and_reducescatter_bytes),
+        cmocka_unit_test(sendrecv_across_nodes),
+        cmocka_unit_test(tree_depth_rounds_up),
+        cmocka_unit_test(repeat_totals),
+        cmocka_unit_test(init_functions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

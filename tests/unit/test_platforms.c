@@ -71,19 +71,54 @@ typedef struct {
     const char *memory_link;
     const char *host_link;
     bool nvls;
+    /* Inputs of the NCCL-faithful model. */
+    collcalc_gpu_arch arch;
+    collcalc_cpu_vendor cpu;
+    collcalc_transport transport;
+    int nics_per_gpu;
+    bool p2p;
+    bool nvswitch;
+    int nvlink_links;
 } expected_platform;
 
+#define SM80 COLLCALC_GPU_ARCH_SM80
+#define SM89 COLLCALC_GPU_ARCH_SM89
+#define SM90 COLLCALC_GPU_ARCH_SM90
+#define SM100 COLLCALC_GPU_ARCH_SM100
+#define INTEL COLLCALC_CPU_VENDOR_INTEL
+#define AMD COLLCALC_CPU_VENDOR_AMD
+#define ARM COLLCALC_CPU_VENDOR_ARM
+#define CPU_UNKNOWN COLLCALC_CPU_VENDOR_UNKNOWN
+#define IB COLLCALC_TRANSPORT_IB
+#define ROCE COLLCALC_TRANSPORT_ROCE
+#define EFA COLLCALC_TRANSPORT_EFA
+
 static const expected_platform expected_platforms[] = {
-    {"dgx-a100", "hgx-a100", 8, "nvlink3", "ib-hdr", 8, "hbm2e", "pcie4", false},
-    {"hgx-a100-ndr200", NULL, 8, "nvlink3", "ib-ndr200", 8, "hbm2e", "pcie4", false},
-    {"hgx-h100", "dgx-h100", 8, "nvlink4", "ib-ndr", 8, "hbm3", "pcie5", true},
-    {"hgx-h200", "dgx-h200", 8, "nvlink4", "ib-ndr", 8, "hbm3e", "pcie5", true},
-    {"hgx-h800", NULL, 8, "nvlink4-h800", "ib-ndr", 8, "hbm3", "pcie5", true},
-    {"hgx-b200", "dgx-b200", 8, "nvlink5", "ib-ndr", 8, "hbm3e-b200", "pcie5", true},
-    {"hgx-b200-xdr", NULL, 8, "nvlink5", "ib-xdr", 8, "hbm3e-b200", "pcie5", true},
-    {"gb200-nvl72", "nvl72", 72, "nvlink5", "ib-ndr", 72, "hbm3e-b200", "pcie5", true},
-    {"l40s-8x-pcie", "g6e.48xlarge", 8, "pcie4", "eth400", 1, "", "pcie4", false},
-    {"workstation-2gpu-nvlink", "nvlink-bridge", 2, "nvlink-bridge2", "eth100", 1, "", "", false},
+    {"dgx-a100", "hgx-a100", 8, "nvlink3", "ib-hdr", 8, "hbm2e", "pcie4", false, SM80, AMD, IB, 1, true, true, 12},
+    {"hgx-a100-ndr200", NULL, 8, "nvlink3", "ib-ndr200", 8, "hbm2e", "pcie4", false, SM80, CPU_UNKNOWN, IB, 1, true, true, 12},
+    {"hgx-h100", "dgx-h100", 8, "nvlink4", "ib-ndr", 8, "hbm3", "pcie5", true, SM90, INTEL, IB, 1, true, true, 18},
+    {"hgx-h200", "dgx-h200", 8, "nvlink4", "ib-ndr", 8, "hbm3e", "pcie5", true, SM90, INTEL, IB, 1, true, true, 18},
+    {"hgx-h800", NULL, 8, "nvlink4-h800", "ib-ndr", 8, "hbm3", "pcie5", true, SM90, INTEL, IB, 1, true, true, 8},
+    {"hgx-b200", "dgx-b200", 8, "nvlink5", "ib-ndr", 8, "hbm3e-b200", "pcie5", true, SM100, INTEL, IB, 1, true, true, 18},
+    {"hgx-b200-xdr", NULL, 8, "nvlink5", "ib-xdr", 8, "hbm3e-b200", "pcie5", true, SM100, CPU_UNKNOWN, IB, 1, true, true, 18},
+    {"gb200-nvl72", "nvl72", 72, "nvlink5", "ib-ndr", 72, "hbm3e-b200", "pcie5", true, SM100, ARM, IB, 1, true, true, 18},
+    {"l40s-8x-pcie", "g6e.48xlarge", 8, "pcie4", "eth400", 1, "", "pcie4", false, SM89, AMD, EFA, 1, false, false, 0},
+    {"workstation-2gpu-nvlink", "nvlink-bridge", 2, "nvlink-bridge2", "eth100", 1, "", "", false,
+     COLLCALC_GPU_ARCH_UNKNOWN, CPU_UNKNOWN, COLLCALC_TRANSPORT_SOCKET, 1, true, false, 2},
+    /* Cloud machines (public instance specs; see each entry's sources). */
+    {"aws-p4d", "p4d.24xlarge", 8, "nvlink3", "eth100", 4, "", "pcie4", false, SM80, INTEL, EFA, 1, true, true, 12},
+    {"aws-p4de", "p4de.24xlarge", 8, "nvlink3", "eth100", 4, "hbm2e", "pcie4", false, SM80, INTEL, EFA, 1, true, true, 12},
+    {"aws-p5", "p5.48xlarge", 8, "nvlink4", "eth100", 32, "hbm3", "pcie5", true, SM90, AMD, EFA, 4, true, true, 18},
+    {"aws-p5en", "p5en.48xlarge", 8, "nvlink4", "eth200", 16, "hbm3e", "pcie5", true, SM90, INTEL, EFA, 2, true, true, 18},
+    {"aws-p6-b200", "p6-b200.48xlarge", 8, "nvlink5", "eth400", 8, "hbm3e-b200", "pcie5", true, SM100, INTEL, EFA, 1, true, true, 18},
+    {"gcp-a3-high", "a3-highgpu-8g", 8, "nvlink4", "eth200", 4, "hbm3", "pcie5", true, SM90, INTEL, COLLCALC_TRANSPORT_TCPX, 1, true, true, 18},
+    {"gcp-a3-mega", "a3-megagpu-8g", 8, "nvlink4", "eth200", 8, "hbm3", "pcie5", true, SM90, INTEL, COLLCALC_TRANSPORT_TCPXO, 1, true, true, 18},
+    {"gcp-a3-ultra", "a3-ultragpu-8g", 8, "nvlink4", "eth400", 8, "hbm3e", "pcie5", true, SM90, INTEL, ROCE, 1, true, true, 18},
+    {"gcp-a4", "a4-highgpu-8g", 8, "nvlink5", "eth400", 8, "hbm3e-b200", "pcie5", true, SM100, INTEL, ROCE, 1, true, true, 18},
+    {"gcp-a4x", "a4x-highgpu-4g", 72, "nvlink5", "eth400", 72, "hbm3e-b200", "pcie5", true, SM100, ARM, ROCE, 1, true, true, 18},
+    {"azure-nd-a100-v4", "nd96asr-v4", 8, "nvlink3", "ib-hdr", 8, "", "pcie4", false, SM80, AMD, IB, 1, true, true, 12},
+    {"azure-nd-h100-v5", "nd96isr-h100-v5", 8, "nvlink4", "ib-ndr", 8, "hbm3", "pcie5", true, SM90, INTEL, IB, 1, true, true, 18},
+    {"azure-nd-h200-v5", "nd96isr-h200-v5", 8, "nvlink4", "ib-ndr", 8, "hbm3e", "pcie5", true, SM90, INTEL, IB, 1, true, true, 18},
 };
 
 #define EXPECTED_COUNT (sizeof expected_platforms / sizeof expected_platforms[0])
@@ -119,6 +154,16 @@ static void test_builtin_figures(void **state)
         assert_string_equal(p->memory_link, want->memory_link);
         assert_string_equal(p->host_link, want->host_link);
         assert_int_equal(p->nvls, want->nvls);
+        assert_int_equal(p->gpu_arch, want->arch);
+        assert_int_equal(p->cpu_vendor, want->cpu);
+        assert_int_equal(p->transport, want->transport);
+        assert_int_equal(p->nics_per_gpu, want->nics_per_gpu);
+        assert_int_equal(p->p2p, want->p2p);
+        assert_int_equal(p->nvswitch, want->nvswitch);
+        assert_int_equal(p->nvlink_links_per_gpu, want->nvlink_links);
+        assert_true(strlen(p->arch_source) > 10);
+        assert_true(strlen(p->transport_source) > 10);
+        assert_true(strlen(p->fabric_source) > 10);
         assert_false(p->sharp); /* IB SHARP is a property of a cluster, not a node */
         if (want->alias != NULL) {
             assert_string_equal(p->aliases[0], want->alias);
@@ -148,7 +193,14 @@ static void test_builtin_consistency(void **state)
         const collcalc_link *intra = collcalc_link_table_find(links, p->intra_link);
         if (p->nvls)
             assert_int_equal(intra->link_class, COLLCALC_LINK_CLASS_NVLINK);
-        assert_true(p->nics_per_node <= p->gpus_per_node);
+        assert_true(p->nics_per_node <= p->gpus_per_node * p->nics_per_gpu);
+        /* NVLS runs on an NVSwitch of Hopper or newer (NCCL's rule). */
+        if (p->nvls) {
+            assert_true(p->nvswitch);
+            assert_true(p->gpu_arch >= COLLCALC_GPU_ARCH_SM90);
+        }
+        if (p->nvlink_links_per_gpu > 0)
+            assert_int_equal(intra->link_class, COLLCALC_LINK_CLASS_NVLINK);
     }
     const collcalc_platform *h100 = collcalc_platform_table_find(table, "hgx-h100");
     const collcalc_link *ndr = collcalc_link_table_find(links, h100->inter_link);
@@ -332,8 +384,8 @@ static const bad_case bad_cases[] = {
      "platforms: must be an array, not an object"},
     {"platform not an object", DOC(PLAT("a") END ", 7"),
      "platforms[1]: must be an object, not a number"},
-    {"unknown key", DOC(PLAT("a") END ", " PLAT("b") ", \"nics_per_gpu\": 1" END),
-     "platforms[1]: unknown key 'nics_per_gpu' (did you mean 'nics_per_node'?)"},
+    {"unknown key", DOC(PLAT("a") END ", " PLAT("b") ", \"nics_per_nod\": 1" END),
+     "platforms[1]: unknown key 'nics_per_nod' (did you mean 'nics_per_node'?)"},
     {"unknown key (case)", DOC(PLAT("a") ", \"NVLS\": true" END),
      "platforms[0]: unknown key 'NVLS'"},
     {"duplicate key", DOC(PLAT("a") ", \"gpus_per_node\": 4" END),
@@ -382,7 +434,7 @@ static const bad_case bad_cases[] = {
      "platforms[0].intra_link: 'ib-ndr' has tier scale-out; intra_link needs tier scale-up "
      "or host"},
     {"intra link is HBM", DOC(PLAT_WITH("8", "\"hbm3\"", "\"ib-ndr\"", "8", "false") END),
-     "platforms[0].intra_link: 'hbm3' has tier on-package"},
+     "platforms[0].intra_link: 'hbm3' is a memory tier (on-package), not a link between GPUs"},
     {"memory link of the wrong tier", DOC(PLAT("a") ", \"memory_link\": \"pcie4\"" END),
      "platforms[0].memory_link: 'pcie4' has tier host; memory_link needs tier on-package"},
     {"host link of the wrong tier", DOC(PLAT("a") ", \"host_link\": \"hbm3\"" END),
@@ -399,7 +451,40 @@ static const bad_case bad_cases[] = {
     {"memory link empty", DOC(PLAT("a") ", \"memory_link\": \"\"" END),
      "platforms[0].memory_link: must not be empty"},
     {"nvls on a PCIe box", DOC(PLAT_WITH("8", "\"pcie4\"", "\"eth400\"", "1", "true") END),
-     "platforms[0].nvls: true needs an NVLink intra_link ('pcie4' is class pci)"},
+     "platforms[0].nvls: NVLS (in-switch reduction) needs an NVSwitch fabric; 'pcie4' is "
+     "class pci, not NVLink"},
+    {"nvls without an NVSwitch",
+     DOC(PLAT_WITH("8", "\"nvlink4\"", "\"ib-ndr\"", "8", "true") ", \"nvswitch\": false" END),
+     "platforms[0].nvls: NVLS (in-switch reduction) needs an NVSwitch fabric; 'nvlink4' here "
+     "joins GPUs without an NVSwitch"},
+    {"nvls before Hopper",
+     DOC(PLAT_WITH("8", "\"nvlink3\"", "\"ib-ndr\"", "8", "true") ", \"gpu_arch\": \"sm80\"" END),
+     "platforms[0].nvls: NVLS needs a Hopper (sm90) or newer GPU; this one is sm80"},
+    {"nvswitch on PCIe",
+     DOC(PLAT_WITH("8", "\"pcie4\"", "\"eth400\"", "1", "false") ", \"nvswitch\": true" END),
+     "platforms[0].nvswitch: an NVSwitch fabric needs an NVLink intra link ('pcie4' is class "
+     "pci)"},
+    {"nvlink links on PCIe",
+     DOC(PLAT_WITH("8", "\"pcie4\"", "\"eth400\"", "1", "false") ", \"nvlink_links_per_gpu\": 4" END),
+     "platforms[0].nvlink_links_per_gpu: 4 needs an NVLink intra_link ('pcie4' is class pci)"},
+    {"unknown gpu_arch", DOC(PLAT("a") ", \"gpu_arch\": \"sm91\"" END),
+     "platforms[0].gpu_arch: must be one of unknown, sm70, sm75, sm80, sm86, sm89, sm90, sm100 "
+     "(got 'sm91')"},
+    {"unknown transport", DOC(PLAT("a") ", \"transport\": \"ethernet\"" END),
+     "platforms[0].transport: must be one of unknown, ib, roce, efa, tcpx, tcpxo, socket (got "
+     "'ethernet')"},
+    {"unknown cpu vendor", DOC(PLAT("a") ", \"cpu_vendor\": \"Intel\"" END),
+     "platforms[0].cpu_vendor: must be one of unknown, intel, amd, arm (got 'Intel')"},
+    {"nics_per_gpu 0", DOC(PLAT("a") ", \"nics_per_gpu\": 0" END),
+     "platforms[0].nics_per_gpu: must be >= 1 (got 0)"},
+    {"nics_per_gpu too many", DOC(PLAT("a") ", \"nics_per_gpu\": 17" END),
+     "platforms[0].nics_per_gpu: must be <= 16 (got 17)"},
+    {"p2p not a boolean", DOC(PLAT("a") ", \"p2p\": \"yes\"" END),
+     "platforms[0].p2p: must be true or false"},
+    {"nvlink links too many", DOC(PLAT("a") ", \"nvlink_links_per_gpu\": 65" END),
+     "platforms[0].nvlink_links_per_gpu: must be <= 64 (got 65)"},
+    {"unknown source key", DOC(PLAT("a") ", \"sources\": {\"fabrik\": \"x\"}" END),
+     "platforms[0].sources: unknown key 'fabrik' (did you mean 'fabric'?)"},
     {"nvls not a boolean", DOC(PLAT_WITH("8", "\"nvlink4\"", "\"ib-ndr\"", "8", "1") END),
      "platforms[0].nvls: must be true or false"},
     {"duplicate platform name", DOC(PLAT("a") END ", " PLAT("b") END ", " PLAT("a") END),

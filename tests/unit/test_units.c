@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collcalc/units.h"
@@ -60,6 +61,10 @@ static const size_ok_case size_ok[] = {
     {"1", 1},
     {"4096", 4096},
     {"4096B", 4096},
+    {"1P", UINT64_C(1) << 50}, /* nccl-tests-style binary P, as K/M/G/T */
+    {"2p", UINT64_C(2) << 50},
+    {"1PiB", UINT64_C(1) << 50},
+    {"1PB", UINT64_C(1000000000000000)},
     {"007", 7},
     {"100MB", UINT64_C(100000000)},
     {"100MiB", UINT64_C(104857600)},
@@ -128,13 +133,16 @@ static const bad_case size_bad[] = {
     {"8MBs", "invalid size '8MBs': unexpected 's' after the unit 'MB'"},
     {"8KiBB", "unexpected 'B' after the unit 'KiB'"},
     {"8x", "invalid size '8x': unknown unit 'x'"},
-    {"8P", "unknown unit 'P' (units: B, kB/KB"},
+    {"8Q", "unknown unit 'Q' (units: B, kB/KB"},
     {"8mB", "unexpected 'B' after the unit 'm'"},
     {"8!", "invalid size '8!': unexpected '!' after the number"},
     {"1,000", "digit separators are not allowed"},
     {"1.2.3K", "a number has at most one '.'"},
-    {"1e6", "invalid size '1e6': exponents are not allowed"},
+    {"1e6", "invalid size '1e6': exponents are not allowed; write the digits (e.g. '1000000') "
+            "or use a unit"},
     {"1E+3K", "exponents are not allowed"},
+    {"1.5e3", "exponents are not allowed"},
+    {"16385P", "too large"},
     {"100Mb", "invalid size '100Mb': sizes are in bytes: 'Mb' means megabits; did you mean 'MB'?"},
     {"100mb", "sizes are in bytes: 'mb' means megabits; did you mean 'MB'?"},
     {"1Gbit", "sizes are in bytes: 'Gbit' means gigabits; did you mean 'GB'?"},
@@ -153,8 +161,10 @@ static const bad_case size_bad[] = {
     {"17592186044416M", "too large"},
     {"18446744073709551615.5KiB", "too large"},
     {"8\xB5", "invalid size '8\\xB5': unexpected '\\xB5' after the number"},
-    {"12345678901234567890123456789012345678901234567890x",
-     "invalid size '1234567890123456789012345678901234567890...': unknown unit 'x'"},
+    /* Echoes are cut at 60 bytes (collcalc_echo). */
+    {"1234567890123456789012345678901234567890123456789012345678901234567890x",
+     "invalid size '123456789012345678901234567890123456789012345678901234567890...': unknown "
+     "unit 'x'"},
 };
 
 static void test_size_accepts(void **state)
@@ -210,8 +220,10 @@ static const double_ok_case time_ok[] = {
     {"2\xCE\xBCs", 2.0}, /* GREEK SMALL LETTER MU */
     {"1.5ms", 1500.0},
     {"3s", 3e6},
-    {"1e3ns", 1.0},
-    {"2.5E-3s", 2500.0},
+    {"1000ns", 1.0},
+    {"0.0025s", 2500.0},
+    {"0", 0.0}, /* zero needs no unit */
+    {"0.00", 0.0},
     {"0.000001us", 1e-6},
 };
 
@@ -234,8 +246,11 @@ static const bad_case time_bad[] = {
     {"5min", "unknown unit 'min' (units: ns, us, \xC2\xB5s, ms, s)"},
     {"5US", "unknown unit 'US'"},
     {"5\xC2\xB5", "unknown unit '\xC2\xB5'"},
-    {"1e999s", "invalid time '1e999s': too large"},
-    {"1e306ms", "too large"},
+    {"1e3ns", "invalid time '1e3ns': exponents are not allowed; write the digits"},
+    {"2.5E-3s", "exponents are not allowed"},
+    {"1e999s", "invalid time '1e999s': exponents are not allowed"},
+    {"0.5", "a unit is required"},
+    {"00x", "unknown unit 'x'"},
     {"us", "expected a number first, found 'u'"},
 };
 
@@ -281,7 +296,7 @@ static const double_ok_case bandwidth_ok[] = {
     {"100Mbps", 0.0125},
     {"1.6Tb/s", 200.0},
     {"1.6Tbps", 200.0},
-    {"1e3GB/s", 1000.0},
+    {"1000GB/s", 1000.0},
 };
 
 static const bad_case bandwidth_bad[] = {
@@ -291,7 +306,9 @@ static const bad_case bandwidth_bad[] = {
              "'400GB/s' for bytes"},
     {"0GB/s", "invalid bandwidth '0GB/s': must be greater than zero"},
     {"0.0Gbps", "must be greater than zero"},
-    {"1e-400GB/s", "must be greater than zero"},
+    {"1e-400GB/s", "invalid bandwidth '1e-400GB/s': exponents are not allowed"},
+    {"1e-300GB/s", "exponents are not allowed"},
+    {"1e3GB/s", "exponents are not allowed"},
     {"-1GB/s", "a bandwidth cannot be negative"},
     {"+1GB/s", "signs are not allowed"},
     {"900 GB/s", "spaces are not allowed"},
@@ -302,8 +319,7 @@ static const bad_case bandwidth_bad[] = {
     {"900GiB/s", "unknown unit 'GiB/s'"},
     {"900gb/s", "unknown unit 'gb/s'"},
     {"900GB", "unknown unit 'GB' (units: MB/s, GB/s"},
-    {"1e999GB/s", "too large"},
-    {"1e308TB/s", "too large"},
+    {"1e999GB/s", "exponents are not allowed"},
 };
 
 static void test_bandwidth_accepts(void **state)
@@ -367,7 +383,8 @@ static const count_bad_case count_bad[] = {
     {"1x", 1, 10, "'1x' is not a whole number"},
     {"1.5", 1, 10, "'1.5' is not a whole number"},
     {"8M", 1, 10, "'8M' is not a whole number"},
-    {"1e3", 1, 10000, "'1e3' is not a whole number"},
+    {"1e3", 1, 10000, "'1e3' is not a whole number: exponents are not allowed"},
+    {"8E2", 1, 10000, "exponents are not allowed"},
     {"0x10", 1, 100, "'0x10' is not a whole number: write it in decimal"},
     {" 8", 1, 10, "' 8' is not a whole number: spaces are not allowed"},
     {"8 ", 1, 10, "spaces are not allowed"},
@@ -425,8 +442,8 @@ static const number_ok_case number_ok[] = {
     {"0.92", 0.0, 1.0, 0.92},
     {"1", 0.0, 1.0, 1.0},
     {"0", 0.0, 1.0, 0.0},
-    {"1e3", 0.0, 1e6, 1000.0},
-    {"2.5E-1", 0.0, 1.0, 0.25},
+    {"1000", 0.0, 1e6, 1000.0},
+    {"0.25", 0.0, 1.0, 0.25},
     {"-2", -10.0, 10.0, -2.0},
     {"+2", -10.0, 10.0, 2.0},
     {"1000000", 1.0, 1000000.0, 1000000.0},
@@ -437,7 +454,9 @@ static const number_bad_case number_bad[] = {
     {"1.5", 0.0, 1.0, "'1.5' is out of range: must be between 0 and 1"},
     {"-1", 0.0, 1.0, "'-1' is out of range: must be between 0 and 1"},
     {"2000000", 1.0, 1000000.0, "must be between 1 and 1000000"},
-    {"1e999", 0.0, 1e300, "'1e999' is out of range"},
+    {"1e999", 0.0, 1e300, "'1e999' is not a number: exponents are not allowed"},
+    {"1e3", 0.0, 1e6, "'1e3' is not a number: exponents are not allowed"},
+    {"2.5E-1", 0.0, 1.0, "exponents are not allowed"},
     {"nan", 0.0, 1.0, "'nan' is not a number (nan and infinity are not allowed)"},
     {"-inf", -1e9, 1.0, "'-inf' is not a number (nan and infinity"},
     {"INF", 0.0, 1.0, "not a number"},
@@ -708,6 +727,127 @@ static void test_size_round_trip(void **state)
     }
 }
 
+/* ------------------------------------------------- echoes, did-you-mean */
+
+/* One grammar for every quantity: an exponent is refused by each parser. */
+static void test_exponents_refused_everywhere(void **state)
+{
+    (void)state;
+    collcalc_diag diag;
+    uint64_t bytes = 7;
+    double value = 7.0;
+    long count = 7;
+    assert_int_equal(collcalc_parse_size_bytes("1e6", &bytes, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "exponents are not allowed"));
+    assert_int_equal(collcalc_parse_time_us("1e3ns", &value, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "exponents are not allowed"));
+    assert_int_equal(collcalc_parse_bandwidth_GBps("1e-300GB/s", &value, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "exponents are not allowed"));
+    assert_int_equal(collcalc_parse_count("1e3", 1, 100000, &count, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "exponents are not allowed"));
+    assert_int_equal(collcalc_parse_number("1e3", 0.0, 1e6, &value, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "exponents are not allowed"));
+    assert_true(bytes == 7 && value == 7.0 && count == 7);
+    /* --alpha 0 needs no unit; other times do. */
+    assert_int_equal(collcalc_parse_time_us("0", &value, &diag), COLLCALC_OK);
+    assert_true(value == 0.0);
+    assert_int_equal(collcalc_parse_time_us("2", &value, &diag), COLLCALC_ERR_INVALID);
+}
+
+/* A pasted megabyte is echoed as 60 bytes and "...". */
+static void test_echo_is_bounded(void **state)
+{
+    (void)state;
+    size_t length = (size_t)1 << 20;
+    char *huge = malloc(length + 3);
+    assert_non_null(huge);
+    memset(huge, '7', length);
+    memcpy(huge + length, "MB", 3);
+    collcalc_diag diag;
+    assert_int_equal(collcalc_parse_size_bytes(huge, NULL, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "...': too large"));
+    huge[length] = 'x';
+    assert_int_equal(collcalc_parse_size_bytes(huge, NULL, &diag), COLLCALC_ERR_INVALID);
+    /* "invalid size '" + 60 digits + "...': too large..." */
+    assert_true(strlen(diag.message) < 200);
+    assert_non_null(strstr(diag.message, "7777777777...'"));
+    char echo[COLLCALC_ECHO_BUFFER];
+    collcalc_echo(echo, sizeof echo, huge);
+    assert_int_equal(strlen(echo), COLLCALC_ECHO_MAX + 3);
+    assert_string_equal(echo + COLLCALC_ECHO_MAX, "...");
+    free(huge);
+
+    assert_string_equal(collcalc_echo(echo, sizeof echo, "8\tM"), "8\\x09M");
+    assert_string_equal(collcalc_echo(echo, sizeof echo, NULL), "");
+    assert_string_equal(collcalc_echo(echo, sizeof echo, "2\xC2\xB5s"), "2\xC2\xB5s");
+    assert_string_equal(collcalc_echo(echo, sizeof echo, "\xFF"), "\\xFF");
+    /* A multi-byte character is never split at the cut. */
+    char text[80];
+    memset(text, 'a', 59);
+    memcpy(text + 59, "\xC2\xB5zz", 5);
+    collcalc_echo(echo, sizeof echo, text);
+    assert_int_equal(strlen(echo), 59 + 3);
+    /* A small buffer still ends in a NUL. */
+    char tiny[8];
+    collcalc_echo(tiny, sizeof tiny, "abcdefghijkl");
+    assert_true(strlen(tiny) < sizeof tiny);
+    assert_string_equal(tiny, "abcd...");
+    assert_int_equal(collcalc_echo_n(echo, sizeof echo, "abc", 2)[2], '\0');
+}
+
+static void test_edit_distance(void **state)
+{
+    (void)state;
+    assert_int_equal(collcalc_edit_distance("nvlnk5", "nvlink5"), 1);
+    assert_int_equal(collcalc_edit_distance("NVLINK5", "nvlink5"), 0);
+    assert_int_equal(collcalc_edit_distance("rign", "ring"), 1); /* a swap */
+    assert_int_equal(collcalc_edit_distance("", "abc"), 3);
+    assert_int_equal(collcalc_edit_distance("kitten", "sitting"), 3);
+    assert_int_equal(collcalc_edit_distance(NULL, NULL), 0);
+    char long_text[100];
+    memset(long_text, 'a', 99);
+    long_text[99] = '\0';
+    assert_int_equal(collcalc_edit_distance(long_text, "a"), 65);
+}
+
+static void test_suggest(void **state)
+{
+    (void)state;
+    static const char *const links[] = {"nvlink2", "nvlink3", "nvlink4", "nvlink5", "pcie4",
+                                        "ib-ndr",  "ndr",     "eth400",  "NVLINK5", "", NULL};
+    const size_t n = sizeof links / sizeof links[0];
+    const char *out[COLLCALC_SUGGEST_MAX];
+    size_t count = collcalc_suggest("nvlnk5", links, n, out, COLLCALC_SUGGEST_MAX);
+    assert_int_equal(count, 1); /* nvlink5 at 1; nvlink2..4 at 2 are dropped */
+    assert_string_equal(out[0], "nvlink5");
+    count = collcalc_suggest("nvlink", links, n, out, COLLCALC_SUGGEST_MAX);
+    assert_int_equal(count, 3); /* all at 1: the first three in table order */
+    assert_string_equal(out[0], "nvlink2");
+    assert_string_equal(out[1], "nvlink3");
+    assert_string_equal(out[2], "nvlink4");
+    count = collcalc_suggest("ib-nd", links, n, out, COLLCALC_SUGGEST_MAX);
+    assert_int_equal(count, 1);
+    assert_string_equal(out[0], "ib-ndr");
+    assert_int_equal(collcalc_suggest("hbm3", links, n, out, COLLCALC_SUGGEST_MAX), 0);
+    assert_int_equal(collcalc_suggest("", links, n, out, COLLCALC_SUGGEST_MAX), 0);
+    assert_int_equal(collcalc_suggest("nvlink", links, n, out, 1), 1);
+    char text[128];
+    assert_string_equal(collcalc_suggest_text(text, sizeof text, "nvlnk5", links, n),
+                        " (did you mean nvlink5?)");
+    assert_string_equal(collcalc_suggest_text(text, sizeof text, "nvlink", links, n),
+                        " (did you mean nvlink2, nvlink3 or nvlink4?)");
+    assert_string_equal(collcalc_suggest_text(text, sizeof text, "pcie5", links, n),
+                        " (did you mean pcie4?)");
+    assert_string_equal(collcalc_suggest_text(text, sizeof text, "zzzzzz", links, n), "");
+    static const char *const commands[] = {"allreduce", "allgather", "reducescatter", "alltoall",
+                                           "broadcast", "reduce",    "sendrecv",      "links"};
+    assert_string_equal(collcalc_suggest_text(text, sizeof text, "allredcue", commands, 8),
+                        " (did you mean allreduce?)");
+    assert_string_equal(collcalc_suggest_text(text, sizeof text, "lnks", commands, 8),
+                        " (did you mean links?)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -730,6 +870,10 @@ int main(void)
         cmocka_unit_test(test_format_grouped),
         cmocka_unit_test(test_format_truncates),
         cmocka_unit_test(test_size_round_trip),
+        cmocka_unit_test(test_exponents_refused_everywhere),
+        cmocka_unit_test(test_echo_is_bounded),
+        cmocka_unit_test(test_edit_distance),
+        cmocka_unit_test(test_suggest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

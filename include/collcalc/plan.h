@@ -1,0 +1,461 @@
+/* Deployment planning: KV-cache transfer (prefill -> decode), MoE
+ * expert-parallel dispatch/combine (DeepEP's two kernel families), and a
+ * whole TP/EP/PP/DP(/CP/SP) placement with its per-step communication
+ * budget and rule checks. Values in, values out: the caller resolves model
+ * names (collcalc/models.h), links and platforms into the structs below.
+ * Every calibration constant is in doc/MODEL.md-style comments in
+ * src/plan/calibration.c with its source. */
+#ifndef COLLCALC_PLAN_H
+#define COLLCALC_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collcalc/findings.h"
+#include "collcalc/model.h"
+#include "collcalc/models.h"
+#include "collcalc/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default) /* the public API; everything else is hidden */
+#endif
+
+/* ---- costing hook ------------------------------------------------------ */
+
+/* How a planner costs one collective (TP all-reduce, PP send/recv, DP
+ * gradient reduction): fill *out_result for query (every number finite) or
+ * fail with diag. context is the caller's. The default picks the fastest
+ * algorithm NCCL runs in the alpha-beta model (collcalc_cost_fastest_nccl);
+ * a caller with a platform may plug in the NCCL-faithful model instead. */
+typedef collcalc_status (*collcalc_cost_fn)(const collcalc_query *query, void *context,
+                                            collcalc_result *out_result, collcalc_diag *diag);
+
+typedef struct {
+    collcalc_cost_fn fn; /* NULL = collcalc_cost_fastest_nccl */
+    void *context;       /* passed to fn; borrowed */
+} collcalc_costing;
+
+/* The default: every algorithm NCCL runs for query->op that applies on the
+ * cluster, costed by collcalc_model_evaluate, fastest kept. context unused. */
+collcalc_status collcalc_cost_fastest_nccl(const collcalc_query *query, void *context,
+                                           collcalc_result *out_result, collcalc_diag *diag);
+
+/* Upper bound on tokens a planner accepts: beyond this a count is a typing
+ * mistake (2^34 = 17 billion tokens in flight). */
+#define COLLCALC_TOKENS_MAX (UINT64_C(1) << 34)
+
+/* ---- KV-cache size and transfer --------------------------------------- */
+
+typedef enum {
+    COLLCALC_KV_BACKEND_NCCL = 0, /* NCCL send/recv (vLLM P2pNcclConnector) */
+    COLLCALC_KV_BACKEND_NIXL,     /* NVIDIA NIXL over UCX */
+    COLLCALC_KV_BACKEND_MOONCAKE, /* Mooncake Transfer Engine (RDMA) */
+    COLLCALC_KV_BACKEND_TCP,      /* kernel TCP sockets */
+    COLLCALC_KV_BACKEND_COUNT
+} collcalc_kv_backend;
+
+/* "nccl", "nixl", "mooncake", "tcp"; "unknown" outside the enum. Static. */
+const char *collcalc_kv_backend_name(collcalc_kv_backend backend);
+collcalc_status collcalc_kv_backend_from_name(const char *name, collcalc_kv_backend *out_backend,
+                                              collcalc_diag *diag);
+
+/* How a backend moves bytes: time per NIC = max(bytes / rate, blocks x
+ * per_block_us) with rate = min(efficiency x line, per_nic_cap, node cap
+ * share), plus setup_us once per transfer. */
+typedef struct {
+    double efficiency;        /* fraction of NIC line rate for large blocks, (0, 1] */
+    double per_nic_cap_GBps;  /* engine limit per NIC; 0 = none */
+    double per_node_cap_GBps; /* engine limit per node (CPU-bound stacks); 0 = none */
+    double per_block_us;      /* issue cost per block per NIC: the small-transfer ramp */
+    double setup_us;          /* fixed per transfer: handshake, metadata, completion notice */
+    bool multi_nic;           /* one rank's shard is striped over every NIC of its node */
+    const char *source;       /* where the figures come from (static) */
+} collcalc_kv_backend_params;
+
+/* The documented defaults of a backend (src/plan/calibration.c). */
+collcalc_status collcalc_kv_backend_defaults(collcalc_kv_backend backend,
+                                             collcalc_kv_backend_params *out_params,
+                                             collcalc_diag *diag);
+
+typedef struct {
+    const collcalc_model_shape *model; /* borrowed, required */
+    uint64_t tokens;                   /* prompt tokens, 1..COLLCALC_TOKENS_MAX */
+    collcalc_dtype dtype;              /* KV element type */
+    int tp, pp;                        /* prefill instance's degrees, >= 1 */
+    bool dedup;                        /* ship one copy of replicated KV heads */
+    /* Transfer (with_transfer): the prefill ranks each ship their shard. */
+    bool with_transfer;
+    collcalc_link_params nic; /* per NIC, per direction (the cluster's inter link) */
+    int gpus_per_node;        /* >= 1 */
+    int nics_per_node;        /* >= 1 */
+    bool same_domain;         /* prefill and decode share an NVLink domain: use intra */
+    collcalc_link_params intra;
+    collcalc_kv_backend backend;
+    bool backend_override;    /* use backend_params instead of the defaults */
+    collcalc_kv_backend_params backend_params;
+    uint64_t block_bytes;     /* transfer block; 0 = one layer's shard (what engines send) */
+    double budget_us;         /* TTFT budget for the transfer; 0 = none */
+} collcalc_kv_query;
+
+/* Defaults: BF16, tp = pp = 1, nccl backend, no transfer, no budget. */
+void collcalc_kv_query_init(collcalc_kv_query *query);
+
+typedef struct {
+    uint64_t kv_bytes_per_token;     /* every layer at full attention */
+    uint64_t kv_bytes_per_layer_token; /* one layer, one token (GQA: 2 x kv_heads x d x b) */
+    uint64_t kv_bytes_total;         /* unique bytes for `tokens` (sliding layers capped) */
+    uint64_t kv_bytes_per_shard;     /* held by one GPU (its TP/PP shard, replicas included) */
+    int kv_heads_per_shard;          /* GQA; for MLA the latent (1) */
+    int replication;                 /* copies of each KV head across TP (1 = none) */
+    uint64_t kv_bytes_transferred;   /* shipped: replicas included unless dedup */
+    int window_layers;               /* layers capped at their window */
+    uint64_t window_tokens_kept;     /* min(tokens, window) for those layers */
+    /* Transfer (with_transfer). */
+    int senders;                     /* prefill GPUs shipping (tp x pp) */
+    int nodes;                       /* nodes they sit on */
+    int nics_used;                   /* in parallel, all nodes */
+    uint64_t bytes_per_nic;
+    uint64_t block_bytes;
+    uint64_t blocks_per_nic;
+    double line_GBps;                /* aggregate line rate of the NICs used */
+    double rate_per_nic_GBps;        /* after efficiency and caps */
+    double bandwidth_us;             /* bytes_per_nic / rate */
+    double block_overhead_us;        /* blocks_per_nic x per_block_us */
+    double setup_us;
+    double transfer_us;              /* setup + max(bandwidth, block overhead) */
+    double effective_GBps;           /* kv_bytes_transferred / transfer_us */
+    collcalc_dominant dominant;      /* latency = per-block/setup costs dominate */
+    collcalc_kv_backend_params backend_params; /* what was used */
+    bool has_budget;
+    bool fits_budget;
+    collcalc_findings findings;      /* replication, MLA replication, budget verdict */
+} collcalc_kv_result;
+
+/* KV bytes and (with_transfer) the transfer time. COLLCALC_ERR_INVALID for
+ * a missing model, tokens 0 or above COLLCALC_TOKENS_MAX, degrees < 1, tp
+ * above the query heads, bad link figures; diag names the field. */
+collcalc_status collcalc_kv_evaluate(const collcalc_kv_query *query, collcalc_kv_result *out_result,
+                                     collcalc_diag *diag);
+
+/* ---- MoE dispatch / combine ------------------------------------------- */
+
+typedef enum {
+    COLLCALC_MOE_NORMAL = 0,  /* DeepEP normal: RDMA once per node, NVLink fan-out; bandwidth-bound */
+    COLLCALC_MOE_LOW_LATENCY  /* DeepEP low-latency: each selection straight to its GPU */
+} collcalc_moe_mode;
+
+/* "normal", "low-latency". Static. */
+const char *collcalc_moe_mode_name(collcalc_moe_mode mode);
+collcalc_status collcalc_moe_mode_from_name(const char *name, collcalc_moe_mode *out_mode,
+                                            collcalc_diag *diag);
+
+/* The per-mode constants (src/plan/calibration.c documents each). */
+typedef struct {
+    double normal_nvlink_efficiency; /* of the intra link's per-direction figure */
+    double normal_rdma_efficiency;   /* of one NIC's line rate */
+    double normal_base_us;           /* layout/notify step + launch */
+    double ll_nvlink_efficiency;
+    double ll_rdma_efficiency;
+    double ll_base_us;               /* launch + completion signalling */
+    double ll_per_message_us;        /* per selection sent (GPU-initiated RDMA issue) */
+    double ll_combine_per_peer_us;   /* combine waits on a flag per peer */
+} collcalc_moe_calibration;
+
+/* The documented defaults. */
+void collcalc_moe_calibration_init(collcalc_moe_calibration *calibration);
+
+#define COLLCALC_MOE_EXPERTS_MAX 4096
+#define COLLCALC_MOE_EVENTS_MAX 16
+
+/* One bar of the split-batch timeline. */
+typedef struct {
+    char label[32];  /* "router A", "dispatch B", ... */
+    int half;        /* 0 = A, 1 = B (0 without split) */
+    bool communication; /* on the communication stream */
+    double start_us;
+    double end_us;
+} collcalc_moe_event;
+
+typedef struct {
+    const collcalc_model_shape *model; /* borrowed, required, MoE */
+    int ep;                            /* EP ranks, 2.. slots */
+    uint64_t tokens;                   /* per EP rank per micro-batch */
+    collcalc_dtype dispatch_dtype;     /* fp8 (DeepEP's accounting) or bf16 */
+    collcalc_dtype combine_dtype;      /* bf16 or fp8 */
+    collcalc_moe_mode mode;
+    collcalc_cluster cluster;          /* gpus_per_node, nics, intra, inter; gpus is set to ep */
+    bool node_limited;                 /* use the model's group limit (ignored without groups) */
+    /* Load imbalance, first given wins: imbalance (max/mean >= 1), expert
+     * loads (one per routed expert, borrowed), zipf_s > 0; else uniform. */
+    double imbalance;
+    const double *expert_loads;
+    size_t expert_load_count;
+    double zipf_s;
+    int redundant_experts;             /* R extra slots (SGLang --ep-num-redundant-experts) */
+    int split_batch;                   /* 1 or 2 (two-batch overlap) */
+    double router_us;                  /* gate/router time for the whole micro-batch */
+    double expert_compute_us;          /* expert GEMMs for the whole micro-batch */
+    double sm_slowdown;                /* >= 1: compute slowdown while communication overlaps */
+    collcalc_moe_calibration calibration;
+    collcalc_costing costing;          /* for the textbook all-reduce comparison */
+} collcalc_moe_query;
+
+/* Defaults: fp8 dispatch, bf16 combine, normal mode, node-limited, uniform
+ * load, no redundancy, split 1, slowdown 1, calibration defaults. */
+void collcalc_moe_query_init(collcalc_moe_query *query);
+
+typedef struct {
+    int ep;
+    int nodes;                      /* nodes the EP group spans */
+    int gpus_per_node;              /* EP ranks per node */
+    int slots;                      /* routed experts + redundant */
+    int slots_per_gpu;
+    double expert_memory_increase;  /* R / E (0.125 for 256 -> 288) */
+    uint64_t dispatch_bytes_per_selection; /* FP8: H + H/128 x 4 + 16 */
+    uint64_t combine_bytes_per_selection;  /* BF16: 2H */
+    double selections_per_gpu;      /* tokens x top-k */
+    double share_local;             /* of selections: stay on the GPU */
+    double share_nvlink;            /* reach another GPU of the node */
+    double share_network;           /* reach another node */
+    double nodes_touched_per_token; /* distinct destination nodes (own included) */
+    double remote_nodes_per_token;  /* of those, other nodes */
+    bool node_limited;              /* the group limit was applied */
+    /* Dispatch, per GPU (the busiest, after imbalance): */
+    double bytes_local;
+    double bytes_nvlink;
+    double bytes_network;
+    double dispatch_bytes_per_gpu;  /* selections x bytes (DeepEP's logical count) */
+    double combine_bytes_per_gpu;
+    double combine_bytes_nvlink;
+    double combine_bytes_network;
+    double dispatch_us, dispatch_latency_us, dispatch_bandwidth_us;
+    double combine_us, combine_latency_us, combine_bandwidth_us;
+    collcalc_dominant dispatch_dominant, combine_dominant;
+    double imbalance;               /* max/mean used for the time */
+    double imbalance_static;        /* before rebalancing (contiguous placement) */
+    double imbalance_rebalanced;    /* greedy placement with redundant replicas */
+    const char *imbalance_from;     /* "uniform", "given", "zipf", "expert loads" (static) */
+    /* The textbook comparison for one token: */
+    double a2a_gpus_busy_per_token; /* GPUs holding the token's experts (expected) */
+    double a2a_bytes_per_token;     /* dispatch + combine bytes the token moves */
+    int allreduce_gpus;             /* every GPU when experts are scattered */
+    double allreduce_bytes_per_gpu; /* ring all-reduce of the micro-batch's output */
+    double allreduce_us;
+    /* Split-batch timeline. */
+    int split_batch;
+    size_t event_count;
+    collcalc_moe_event events[COLLCALC_MOE_EVENTS_MAX];
+    double serial_us;               /* router + dispatch + experts + combine, unsplit */
+    double timeline_us;             /* end of the last event */
+    double hidden_us;               /* serial - timeline (may be negative) */
+    collcalc_findings findings;
+} collcalc_moe_result;
+
+/* Costs one MoE layer. COLLCALC_ERR_INVALID for a dense model, ep < 2 or
+ * above the slots, slots not divisible by ep, tokens 0 or absurd, expert
+ * loads of the wrong length or all zero, bad cluster figures. */
+collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
+                                      collcalc_moe_result *out_result, collcalc_diag *diag);
+
+/* Per-expert token counts as SGLang's and vLLM's expert-distribution
+ * recorders dump them. Accepted text:
+ *   JSON: [c0, c1, ...]; [[layer 0 ...], [layer 1 ...]]; or
+ *         {"logical_count": <array of depth 1..3>} (leading dimensions summed)
+ *   CSV:  one count per line; "expert_id,count"; or "layer_id,expert_id,count"
+ *         (a header line of words and '#' comments are skipped; counts of
+ *         the same expert are summed over layers)
+ * Counts are non-negative decimals. Errors give the line ("line 7: 'abc' is
+ * not a count"). */
+typedef struct {
+    size_t experts;    /* loads[0..experts) */
+    size_t rows;       /* data rows or innermost arrays read */
+    double total;      /* sum of loads, > 0 */
+    double loads[COLLCALC_MOE_EXPERTS_MAX];
+} collcalc_expert_loads;
+
+collcalc_status collcalc_expert_loads_parse(const char *text, size_t length,
+                                            collcalc_expert_loads *out_loads,
+                                            collcalc_diag *diag);
+
+/* ---- whole placement -------------------------------------------------- */
+
+typedef enum {
+    COLLCALC_WORKLOAD_PREFILL = 0,
+    COLLCALC_WORKLOAD_DECODE,
+    COLLCALC_WORKLOAD_TRAIN
+} collcalc_workload;
+
+/* "prefill", "decode", "train". Static. */
+const char *collcalc_workload_name(collcalc_workload workload);
+collcalc_status collcalc_workload_from_name(const char *name, collcalc_workload *out_workload,
+                                            collcalc_diag *diag);
+
+/* Parallel dimensions, in the default rank order (fastest first). */
+typedef enum {
+    COLLCALC_DIM_TP = 0,
+    COLLCALC_DIM_CP,
+    COLLCALC_DIM_EP,
+    COLLCALC_DIM_PP,
+    COLLCALC_DIM_DP,
+    COLLCALC_DIM_COUNT
+} collcalc_dim;
+
+/* "tp", "cp", "ep", "pp", "dp". Static. */
+const char *collcalc_dim_name(collcalc_dim dim);
+/* Parses an order such as "tp,ep,pp,dp" (names separated by ',' or '-';
+ * dims left out keep their default relative order after the given ones). */
+collcalc_status collcalc_dim_order_parse(const char *text, collcalc_dim out_order[COLLCALC_DIM_COUNT],
+                                         collcalc_diag *diag);
+
+/* Collective kinds a plan reports. */
+typedef enum {
+    COLLCALC_COMM_TP_ALLREDUCE = 0,
+    COLLCALC_COMM_TP_REDUCESCATTER, /* with sequence parallelism */
+    COLLCALC_COMM_TP_ALLGATHER,
+    COLLCALC_COMM_EP_DISPATCH,
+    COLLCALC_COMM_EP_COMBINE,
+    COLLCALC_COMM_PP_SENDRECV,
+    COLLCALC_COMM_DP_ALLREDUCE,        /* gradients of the replicated weights (train) */
+    COLLCALC_COMM_DP_EXPERT_ALLREDUCE, /* gradients of the expert weights (train) */
+    COLLCALC_COMM_CP_RING,             /* ring attention: KV blocks around the CP ring */
+    COLLCALC_COMM_COUNT
+} collcalc_comm_kind;
+
+/* "tp-allreduce", "tp-reducescatter", "tp-allgather", "ep-dispatch",
+ * "ep-combine", "pp-sendrecv", "dp-allreduce", "dp-expert-allreduce",
+ * "cp-ring". Static. */
+const char *collcalc_comm_kind_name(collcalc_comm_kind kind);
+
+/* One collective kind of a plan, as a GPU sees it per step. */
+typedef struct {
+    collcalc_comm_kind kind;
+    int group_size;          /* ranks in the group */
+    int gpus_per_node;       /* of those, on one node */
+    int nodes;               /* nodes the group spans */
+    bool crosses_node;       /* leaves the NVLink domain */
+    char link[2 * COLLCALC_NAME_MAX + 2]; /* "nvlink4", "ib-ndr", "nvlink4+ib-ndr" */
+    collcalc_op op;          /* the collective (all-to-all for EP) */
+    char algo[32];           /* "ring", "tree", "nvls", "deepep-normal", ... */
+    double count_per_layer;  /* per layer that has it (0 for per-step kinds) */
+    long count_per_step;     /* on this GPU per step */
+    uint64_t message_bytes;  /* S of one collective (nccl-tests meaning; EP: bytes sent per GPU) */
+    double latency_us_each;  /* fixed part: the floor of one collective */
+    double bandwidth_us_each;
+    double time_us_each;
+    double total_us;         /* count_per_step x time_us_each */
+    double hidden_fraction;  /* assumed hidden behind compute */
+    double exposed_us;       /* total x (1 - hidden) + total x hidden x (slowdown - 1) */
+    collcalc_dominant dominant;
+} collcalc_plan_item;
+
+#define COLLCALC_PLAN_ITEMS_MAX COLLCALC_COMM_COUNT
+
+typedef struct {
+    const collcalc_model_shape *model; /* borrowed, required */
+    collcalc_workload workload;
+    uint64_t tokens;        /* in flight per step per model replica (prefill/train: batch x
+                               sequence; decode: batch) */
+    collcalc_dtype dtype;   /* activations (bf16 | fp8) */
+    int tp, pp, ep, dp, cp; /* >= 1 */
+    bool sp;                /* sequence parallelism: TP all-reduce -> RS + AG */
+    int micro_batches;      /* 0 = pp for train, 1 otherwise */
+    int gpus;               /* GPUs available; 0 = the degrees' product */
+    collcalc_dim order[COLLCALC_DIM_COUNT]; /* rank order, fastest first */
+    collcalc_cluster cluster; /* gpus_per_node, nics_per_node, intra, inter, nvls/sharp */
+    double overlap_tp;      /* fraction of TP communication hidden, [0, 1] */
+    double overlap_ep;      /* fraction of EP communication hidden (two-batch overlap) */
+    double overlap_pp;
+    double overlap_dp;      /* gradient reduction behind the backward pass (train) */
+    double sm_slowdown;     /* >= 1: what hidden communication costs the overlapped compute */
+    bool moe_mode_auto;     /* decode -> low-latency, else normal (default) */
+    collcalc_moe_mode moe_mode;
+    collcalc_dtype dispatch_dtype, combine_dtype;
+    int redundant_experts;
+    double imbalance;       /* EP max/mean; 0 = 1 */
+    int grad_bytes;         /* bytes per gradient element reduced (train); 0 = 2 (BF16) */
+    collcalc_moe_calibration calibration;
+    collcalc_costing costing;
+} collcalc_plan_query;
+
+/* Defaults: decode, BF16, all degrees 1, rank order tp, cp, ep, pp, dp,
+ * nothing hidden, slowdown 1, automatic MoE mode, FP8 dispatch, BF16
+ * combine, default calibration and costing. The caller fills model, tokens
+ * and cluster. */
+void collcalc_plan_query_init(collcalc_plan_query *query);
+
+typedef struct {
+    int gpus;                 /* degrees' product */
+    int nodes;
+    int layers_per_stage;     /* ceil(layers / pp) */
+    int moe_layers_per_stage;
+    int micro_batches;
+    uint64_t tokens_per_micro_batch; /* per attention replica (tokens / (ep x cp) / micro-batches) */
+    char rank_order[40];      /* "tp,cp,ep,pp,dp" */
+    size_t item_count;
+    collcalc_plan_item items[COLLCALC_PLAN_ITEMS_MAX];
+    double comm_us;           /* sum of totals per step */
+    double exposed_us;        /* after the overlap assumptions */
+    double latency_us;        /* sum of count x latency part: the fixed floor */
+    double bandwidth_us;
+    collcalc_dominant dominant; /* of the step's communication */
+    double floor_us;          /* exposed communication per step: the step cannot be faster */
+    double cross_node_fixed_us; /* fixed cost of one collective of the slowest crossing group; 0 when none crosses */
+    double expert_memory_increase; /* R / E */
+    collcalc_findings findings; /* rule checks, sorted errors first */
+} collcalc_plan_result;
+
+/* Checks what makes a plan impossible to cost (not rule violations): a
+ * missing model, tokens 0 or above COLLCALC_TOKENS_MAX or fewer than the
+ * attention replicas, degrees < 1 or above 1,000,000, TP above the query
+ * heads, EP > 1 on a dense model or above the expert slots, an order that is
+ * not a permutation, overlaps outside [0, 1], slowdown < 1, bad cluster
+ * figures. One diagnostic naming the field. */
+collcalc_status collcalc_plan_validate(const collcalc_plan_query *query, collcalc_diag *diag);
+
+/* Lays out the ranks, decides each group's tier, costs every collective
+ * kind per step and runs the rule checks (findings codes: "tp-crosses-node"
+ * error, "ep-crosses-node" warning, "tp-heads" error, "tp-kv-replication"
+ * warning, "ep-experts" error, "gpus-product" error, "pp-uneven" warning,
+ * "redundant-expert-memory" info, "latency-bound" info). Validates first. */
+collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
+                                       collcalc_plan_result *out_result, collcalc_diag *diag);
+
+/* One factorization found by the search. */
+#define COLLCALC_CANDIDATE_CODES_MAX 4
+typedef struct {
+    int tp, ep, pp, dp;
+    double comm_us;
+    double exposed_us;
+    collcalc_dominant dominant;
+    collcalc_severity worst;  /* worst finding (info when none) */
+    int errors, warnings;
+    int code_count;           /* codes of the warnings and errors, first CODES_MAX */
+    char codes[COLLCALC_CANDIDATE_CODES_MAX][COLLCALC_FINDING_CODE_MAX];
+} collcalc_plan_candidate;
+
+/* Every (TP, EP, PP, DP) with tp x ep x pp x dp = gpus (cp from the
+ * template, which must divide gpus) where tp <= heads, ep <= expert slots
+ * (1 for dense models) and pp <= layers, costed with the template's other
+ * settings; the template's tokens count the whole cluster's tokens in
+ * flight, split over dp replicas (ceil). Ranked: plans without an
+ * error-level finding first, then by exposed communication per step, then
+ * by tp, ep, pp. The best `capacity` go to out[0..*out_count); *out_total
+ * counts every factorization costed. gpus 1..1,000,000. */
+collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, int gpus,
+                                     collcalc_plan_candidate *out, size_t capacity,
+                                     size_t *out_count, size_t *out_total, collcalc_diag *diag);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,328 @@
+/* The command context: errors, warnings, tables, inputs, option values,
+ * rendering (context.h). */
+#include "context.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collcalc/units.h"
+#include "commands.h"
+#include "messages.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 0)))
+#endif
+static void report(cli_context *ctx, const char *where, bool pointer, const char *format,
+                   va_list args)
+{
+    char message[512];
+    vsnprintf(message, sizeof message, format, args);
+    for (char *c = message; *c != '\0'; c++)
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
+    /* A library message may already start with the option it concerns. */
+    if (where != NULL && strncmp(message, where, strlen(where)) == 0 &&
+        message[strlen(where)] == ':')
+        where = NULL;
+    fprintf(ctx->err, "collcalc %s: ", ctx->name);
+    if (where != NULL && where[0] != '\0')
+        fprintf(ctx->err, "%s: ", where);
+    fputs(message, ctx->err);
+    if (pointer && strstr(message, "(see ") == NULL)
+        fprintf(ctx->err, " (see 'collcalc %s --help')", ctx->name);
+    fputc('\n', ctx->err);
+}
+
+int cli_usage_error(cli_context *ctx, const char *option, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    report(ctx, option, true, format, args);
+    va_end(args);
+    return EXIT_USAGE;
+}
+
+int cli_data_error(cli_context *ctx, const char *where, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    report(ctx, where, false, format, args);
+    va_end(args);
+    return EXIT_DATA;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 0)))
+#endif
+static void queue(cli_context *ctx, const char *kind, const char *format, va_list args)
+{
+    if (ctx->warning_count >= WARNINGS_MAX)
+        return;
+    char *slot = ctx->warnings[ctx->warning_count++];
+    int used = snprintf(slot, sizeof ctx->warnings[0], "%s: ", kind);
+    vsnprintf(slot + used, sizeof ctx->warnings[0] - (size_t)used, format, args);
+}
+
+void cli_warn(cli_context *ctx, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    queue(ctx, "warning", format, args);
+    va_end(args);
+}
+
+void cli_note(cli_context *ctx, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    queue(ctx, "note", format, args);
+    va_end(args);
+}
+
+const char *cli_spelled(const cli_context *ctx, option_id id)
+{
+    static char fallback[48];
+    if (ctx->args.spelled[id] != NULL) {
+        /* "--size=8" is spelled "--size" */
+        const char *spelled = ctx->args.spelled[id];
+        if (spelled[1] == '-')
+            return option_long(id, fallback, sizeof fallback);
+        return spelled[0] == '-' && spelled[1] != '\0' && spelled[2] == '\0'
+                   ? spelled
+                   : option_long(id, fallback, sizeof fallback);
+    }
+    return option_long(id, fallback, sizeof fallback);
+}
+
+int cli_read_input(cli_context *ctx, const char *path, char **out_text, size_t *out_length)
+{
+    enum { MAX_FILE_BYTES = 64 << 20 };
+    bool from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin && ctx->stdin_used)
+        return cli_usage_error(ctx, NULL, "standard input ('-') can be read only once");
+    FILE *file = from_stdin ? ctx->in : fopen(path, "rb");
+    const char *shown = from_stdin ? "<stdin>" : path;
+    if (file == NULL)
+        return cli_data_error(ctx, shown, "cannot open: %s", strerror(errno));
+    if (from_stdin)
+        ctx->stdin_used = true;
+    size_t capacity = 1 << 14, length = 0, got;
+    char *text = malloc(capacity + 1);
+    while (text != NULL && (got = fread(text + length, 1, capacity - length, file)) > 0) {
+        length += got;
+        if (length < capacity)
+            continue;
+        if (capacity >= MAX_FILE_BYTES) {
+            free(text);
+            if (!from_stdin)
+                fclose(file);
+            return cli_data_error(ctx, shown, "larger than 64 MiB");
+        }
+        capacity *= 2;
+        char *bigger = realloc(text, capacity + 1);
+        if (bigger == NULL)
+            free(text);
+        text = bigger;
+    }
+    bool failed = ferror(file) != 0;
+    if (!from_stdin)
+        fclose(file);
+    if (text == NULL)
+        return cli_data_error(ctx, shown, "out of memory");
+    if (failed) {
+        free(text);
+        return cli_data_error(ctx, shown, "read error");
+    }
+    text[length] = '\0';
+    *out_text = text;
+    *out_length = length;
+    return 0;
+}
+
+/* ---- tables --------------------------------------------------------------- */
+
+static int load_links(cli_context *ctx)
+{
+    collcalc_diag diag;
+    const char *overlay = arg_value(&ctx->args, OPT_LINKS_FILE);
+    const char *only = arg_value(&ctx->args, OPT_LINKS_ONLY);
+    if (overlay != NULL && only != NULL)
+        return cli_usage_error(ctx, "--links-only", "give --links or --links-only, not both");
+    const char *path = only != NULL ? only : overlay;
+    if (path == NULL) {
+        if (collcalc_link_table_builtin(&ctx->links, &diag) != COLLCALC_OK)
+            return cli_data_error(ctx, "built-in data/links.json", "%s", diag.message);
+        return 0;
+    }
+    char *text;
+    size_t length;
+    int code = cli_read_input(ctx, path, &text, &length);
+    if (code != 0)
+        return code;
+    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    collcalc_link_table *file = NULL;
+    collcalc_status status = collcalc_link_table_parse_named(text, length, shown, &file, &diag);
+    free(text);
+    if (status == COLLCALC_OK && only != NULL) {
+        ctx->links = file;
+        return 0;
+    }
+    collcalc_link_table *builtin = NULL;
+    if (status == COLLCALC_OK)
+        status = collcalc_link_table_builtin(&builtin, &diag);
+    if (status == COLLCALC_OK)
+        status = collcalc_link_table_overlay(builtin, file, &ctx->links, &diag);
+    collcalc_link_table_free(builtin);
+    collcalc_link_table_free(file);
+    if (status != COLLCALC_OK)
+        return cli_data_error(ctx, NULL, "%s", diag.message);
+    char names[200] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < collcalc_link_table_count(ctx->links) && used < sizeof names; i++)
+        if (collcalc_link_table_origin(ctx->links, i) == COLLCALC_ENTRY_REPLACED)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                     collcalc_link_table_at(ctx->links, i)->name);
+    if (used > 0)
+        cli_note(ctx, "%s replaces the built-in link%s %s", shown,
+                 collcalc_link_table_replaced_count(ctx->links) == 1 ? "" : "s", names);
+    return 0;
+}
+
+int cli_links(cli_context *ctx, const collcalc_link_table **out)
+{
+    if (ctx->links == NULL) {
+        int code = load_links(ctx);
+        if (code != 0)
+            return code;
+    }
+    *out = ctx->links;
+    return 0;
+}
+
+static int load_platforms(cli_context *ctx, const collcalc_link_table *links)
+{
+    collcalc_diag diag;
+    const char *overlay = arg_value(&ctx->args, OPT_PLATFORMS_FILE);
+    const char *only = arg_value(&ctx->args, OPT_PLATFORMS_ONLY);
+    if (overlay != NULL && only != NULL)
+        return cli_usage_error(ctx, "--platforms-only",
+                               "give --platforms or --platforms-only, not both");
+    const char *path = only != NULL ? only : overlay;
+    if (path == NULL) {
+        if (collcalc_platform_table_builtin(links, &ctx->platforms, &diag) != COLLCALC_OK)
+            return cli_data_error(ctx, "built-in data/platforms.json", "%s", diag.message);
+        return 0;
+    }
+    char *text;
+    size_t length;
+    int code = cli_read_input(ctx, path, &text, &length);
+    if (code != 0)
+        return code;
+    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    /* PENDING: overlay on the built-in platforms once the data layer has it. */
+    collcalc_status status = collcalc_platform_table_parse(text, length, links, &ctx->platforms,
+                                                           &diag);
+    free(text);
+    if (status != COLLCALC_OK)
+        return cli_data_error(ctx, shown, "%s", diag.message);
+    return 0;
+}
+
+int cli_platforms(cli_context *ctx, const collcalc_platform_table **out)
+{
+    if (ctx->platforms == NULL) {
+        const collcalc_link_table *links;
+        int code = cli_links(ctx, &links);
+        if (code == 0)
+            code = load_platforms(ctx, links);
+        if (code != 0)
+            return code;
+    }
+    *out = ctx->platforms;
+    return 0;
+}
+
+/* ---- option values ---------------------------------------------------------- */
+
+int cli_count(cli_context *ctx, option_id id, long min_value, long max_value, long *out)
+{
+    const char *value = arg_value(&ctx->args, id);
+    if (value == NULL)
+        return 0;
+    collcalc_diag diag;
+    if (collcalc_parse_count(value, min_value, max_value, out, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
+    return 0;
+}
+
+int cli_size(cli_context *ctx, option_id id, uint64_t *out)
+{
+    const char *value = arg_value(&ctx->args, id);
+    if (value == NULL)
+        return 0;
+    collcalc_diag diag;
+    if (collcalc_parse_size_bytes(value, out, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
+    return 0;
+}
+
+int cli_number(cli_context *ctx, option_id id, double min_value, double max_value, double *out)
+{
+    const char *value = arg_value(&ctx->args, id);
+    if (value == NULL)
+        return 0;
+    collcalc_diag diag;
+    if (collcalc_parse_number(value, min_value, max_value, out, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
+    return 0;
+}
+
+int cli_basis(cli_context *ctx, collcalc_bw_basis *out)
+{
+    const char *value = arg_value(&ctx->args, OPT_BW_BASIS);
+    *out = COLLCALC_BW_PER_DIRECTION;
+    if (value == NULL || strcmp(value, "per-direction") == 0)
+        return 0;
+    if (strcmp(value, "headline") == 0) {
+        *out = COLLCALC_BW_HEADLINE;
+        return 0;
+    }
+    char shown[80];
+    message_cut(shown, sizeof shown, value, strlen(value));
+    return cli_usage_error(ctx, "--bw-basis", "unknown basis '%s' (per-direction or headline)",
+                           shown);
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+int cli_emit(cli_context *ctx, document *doc)
+{
+    int code = 0;
+    if (doc == NULL || doc_render(doc, ctx->format, ctx->out) != 0)
+        code = cli_data_error(ctx, NULL, "out of memory");
+    doc_free(doc);
+    return code;
+}
+
+int cli_finish(cli_context *ctx, int code)
+{
+    if (fflush(ctx->out) != 0 || ferror(ctx->out)) {
+        fprintf(ctx->err, "collcalc %s: error writing output: %s\n", ctx->name,
+                errno != 0 ? strerror(errno) : "write failed");
+        return code == 0 ? EXIT_DATA : code;
+    }
+    if (code == 0)
+        for (int i = 0; i < ctx->warning_count; i++)
+            fprintf(ctx->err, "collcalc %s: %s\n", ctx->name, ctx->warnings[i]);
+    return code;
+}
+
+void cli_context_free(cli_context *ctx)
+{
+    collcalc_platform_table_free(ctx->platforms);
+    ctx->platforms = NULL;
+    collcalc_link_table_free(ctx->links);
+    ctx->links = NULL;
+}

@@ -1,0 +1,228 @@
+/* The option registry and the argv walker (options.h). */
+#include "options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "messages.h"
+
+/* Indexed by id: the order help texts list options in within a group is
+ * the command's, not this one. */
+static const option_def DEFS[OPT_COUNT] = {
+    [OPT_HELP] = {OPT_HELP, "help", NULL, 'h', NULL, "this text"},
+    [OPT_SIZE] = {OPT_SIZE, "size", NULL, 's', "SIZE",
+                  "message size with nccl-tests' meaning: 100MB (10^8 B),\n"
+                  "100MiB (2^20 B x 100), 1G (binary, as nccl-tests), 4096"},
+    [OPT_GPUS] = {OPT_GPUS, "gpus", NULL, 'n', "N", "GPUs (ranks) taking part"},
+    [OPT_ALGO] = {OPT_ALGO, "algo", NULL, 'a', "NAME",
+                  "an algorithm (repeatable), or 'all' (default)"},
+    [OPT_LAYERS] = {OPT_LAYERS, "layers", NULL, 0, "L",
+                    "repeat L times (e.g. 80 layers per token) and print totals"},
+    [OPT_PER_LAYER] = {OPT_PER_LAYER, "per-layer", NULL, 0, "K",
+                       "collectives per layer (default 1)"},
+    [OPT_OP] = {OPT_OP, "op", NULL, 0, "OP",
+                "the collective (also the first word after the command)"},
+    [OPT_MIN_BYTES] = {OPT_MIN_BYTES, "minbytes", NULL, 'b', "SIZE", "first size (default 8)"},
+    [OPT_MAX_BYTES] = {OPT_MAX_BYTES, "maxbytes", NULL, 'e', "SIZE", "last size (default 1G)"},
+    [OPT_STEP_FACTOR] = {OPT_STEP_FACTOR, "stepfactor", NULL, 'f', "F",
+                         "multiply by F each row (default 2)"},
+    [OPT_STEP_BYTES] = {OPT_STEP_BYTES, "stepbytes", NULL, 'i', "SIZE",
+                        "add SIZE each row instead of multiplying"},
+    [OPT_SIZES] = {OPT_SIZES, "sizes", NULL, 0, "LIST",
+                   "explicit sizes: 64KB,1MB,100MB, or a doubling range 8..1G"},
+    [OPT_LINK] = {OPT_LINK, "link", NULL, 'l', "NAME",
+                  "a link from the table (see 'collcalc links'): nvlink5,\n"
+                  "nvlink4, pcie5, ib-ndr, eth400, ..."},
+    [OPT_BW] = {OPT_BW, "bw", NULL, 0, "BW",
+                "override the link's bandwidth: 400GB/s, 400Gb/s, 3.2Tbps"},
+    [OPT_ALPHA] = {OPT_ALPHA, "alpha", NULL, 0, "TIME",
+                   "override the per-step latency: 2us, 500ns, 0"},
+    [OPT_BW_BASIS] = {OPT_BW_BASIS, "bw-basis", NULL, 0, "B",
+                      "per-direction (default: what a ring step gets) or headline\n"
+                      "(the vendor figure: NVLink 5 = 1,800 GB/s counts both\n"
+                      "directions; reproduces textbook examples)"},
+    [OPT_PLATFORM] = {OPT_PLATFORM, "platform", NULL, 'p', "NAME",
+                      "a preset (see 'collcalc platforms'): hgx-h100, gb200-nvl72,\n"
+                      "...; alone it means one node; explicit options win"},
+    [OPT_NODES] = {OPT_NODES, "nodes", NULL, 0, "N",
+                   "N nodes; with --gpus P each holds P/N GPUs"},
+    [OPT_GPUS_PER_NODE] = {OPT_GPUS_PER_NODE, "gpus-per-node", "domain-size", 0, "G",
+                           "GPUs per node / NVLink domain; GPUs fill nodes in\n"
+                           "order, the last may be partial"},
+    [OPT_INTRA] = {OPT_INTRA, "intra", NULL, 0, "LINK", "the link inside a node (default: --link)"},
+    [OPT_INTER] = {OPT_INTER, "inter", NULL, 0, "LINK", "the NIC between nodes, e.g. ib-ndr"},
+    [OPT_NICS_PER_NODE] = {OPT_NICS_PER_NODE, "nics-per-node", NULL, 0, "K",
+                           "NICs per node (default: one per GPU, rail-optimized)"},
+    [OPT_NICS_PER_GPU] = {OPT_NICS_PER_GPU, "nics-per-gpu", NULL, 0, "R",
+                          "NICs one GPU can drive at once (default 1)"},
+    [OPT_NVLS] = {OPT_NVLS, "nvls", NULL, 0, NULL,
+                  "the NVSwitch reduces in the switch (NVLink SHARP)"},
+    [OPT_NO_NVLS] = {OPT_NO_NVLS, "no-nvls", NULL, 0, NULL, "switch a preset's NVLS off"},
+    [OPT_SHARP] = {OPT_SHARP, "sharp", NULL, 0, NULL,
+                   "the scale-out switches reduce in the network (SHARP)"},
+    [OPT_TREE_EFFICIENCY] = {OPT_TREE_EFFICIENCY, "tree-efficiency", NULL, 0, "F",
+                             "bandwidth fraction a double binary tree reaches\n"
+                             "(default 0.92, NCCL's Tree AllReduce factor)"},
+    [OPT_PLACEMENT] = {OPT_PLACEMENT, "placement", NULL, 0, "SPEC",
+                       "a cluster to compare (repeatable): label=L,platform=P,\n"
+                       "gpus-per-node=G,intra=L,inter=L,nics-per-node=K,\n"
+                       "link=L,nodes=N,nvls,no-nvls,sharp"},
+    [OPT_LINKS_FILE] = {OPT_LINKS_FILE, "links", NULL, 0, "FILE",
+                        "a JSON link table added to the built-in one (same name\n"
+                        "replaces); '-' reads it from stdin"},
+    [OPT_LINKS_ONLY] = {OPT_LINKS_ONLY, "links-only", NULL, 0, "FILE",
+                        "use only this JSON link table"},
+    [OPT_PLATFORMS_FILE] = {OPT_PLATFORMS_FILE, "platforms", NULL, 0, "FILE",
+                            "a JSON platform table added to the built-in one"},
+    [OPT_PLATFORMS_ONLY] = {OPT_PLATFORMS_ONLY, "platforms-only", NULL, 0, "FILE",
+                            "use only this JSON platform table"},
+    [OPT_PATH] = {OPT_PATH, "path", NULL, 0, "LIST",
+                  "the cliff along these links, GPU outwards; a|b is a range"},
+    [OPT_STYLE] = {OPT_STYLE, "style", NULL, 0, "S",
+                   "table (default) or nccl-tests (its header, columns and\n"
+                   "number formats)"},
+    [OPT_FORMAT] = {OPT_FORMAT, "format", NULL, 0, "F", "table (default), json or csv"},
+    [OPT_EXPLAIN] = {OPT_EXPLAIN, "explain", NULL, 0, NULL,
+                     "show the arithmetic: every phase, its link, steps, bytes,\n"
+                     "latency and bandwidth terms"},
+};
+
+const option_def *option_def_of(option_id id)
+{
+    return (id > OPT_NONE && id < OPT_COUNT) ? &DEFS[id] : &DEFS[OPT_HELP];
+}
+
+const char *option_long(option_id id, char *buffer, size_t size)
+{
+    snprintf(buffer, size, "--%s", option_def_of(id)->name);
+    return buffer;
+}
+
+static const option_use *find_use(const option_use *accepted, const char *name, size_t length,
+                                  char short_name)
+{
+    for (const option_use *use = accepted; use->id != OPT_NONE; use++) {
+        const option_def *def = option_def_of(use->id);
+        if (short_name != 0) {
+            if (def->short_name == short_name)
+                return use;
+            continue;
+        }
+        if ((strlen(def->name) == length && strncmp(def->name, name, length) == 0) ||
+            (def->alias != NULL && strlen(def->alias) == length &&
+             strncmp(def->alias, name, length) == 0))
+            return use;
+    }
+    return NULL;
+}
+
+/* "unknown option '--sise' (did you mean --size?)" */
+static void unknown_option(const option_use *accepted, const char *word, size_t length,
+                           parse_error *error)
+{
+    const char *names[OPT_COUNT];
+    size_t count = 0;
+    for (const option_use *use = accepted; use->id != OPT_NONE && count < OPT_COUNT; use++)
+        names[count++] = option_def_of(use->id)->name;
+    char shown[80], typed[64], hint[160];
+    snprintf(typed, sizeof typed, "%.*s", (int)(length < 60 ? length : 60), word);
+    message_cut(shown, sizeof shown, word, length);
+    const char *bare = typed;
+    while (*bare == '-')
+        bare++;
+    message_suggest(hint, sizeof hint, bare, names, count, "--");
+    snprintf(error->message, sizeof error->message, "unknown option '%s'%s", shown, hint);
+}
+
+bool options_parse(const option_use *accepted, int argc, char **argv, parsed_args *out,
+                   parse_error *error)
+{
+    memset(out, 0, sizeof *out);
+    error->message[0] = '\0';
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *word = argv[i];
+        if (options_done || word[0] != '-' || word[1] == '\0') {
+            if (out->positional_count >= POSITIONALS_MAX) {
+                char shown[80];
+                message_cut(shown, sizeof shown, word, strlen(word));
+                snprintf(error->message, sizeof error->message, "unexpected argument '%s'",
+                         shown);
+                return false;
+            }
+            out->positionals[out->positional_count++] = word;
+            continue;
+        }
+        if (strcmp(word, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        const option_use *use;
+        const char *inline_value = NULL;
+        if (word[1] == '-') {
+            const char *name = word + 2;
+            const char *equals = strchr(name, '=');
+            size_t length = equals != NULL ? (size_t)(equals - name) : strlen(name);
+            use = find_use(accepted, name, length, 0);
+            if (use == NULL) {
+                unknown_option(accepted, word, length + 2, error);
+                return false;
+            }
+            if (equals != NULL)
+                inline_value = equals + 1;
+        } else {
+            use = find_use(accepted, NULL, 0, word[1]);
+            if (use == NULL) {
+                unknown_option(accepted, word, strlen(word), error);
+                return false;
+            }
+            if (word[2] != '\0')
+                inline_value = word + 2;
+        }
+        const option_def *def = option_def_of(use->id);
+        if (def->value_name == NULL) {
+            if (inline_value != NULL) {
+                snprintf(error->message, sizeof error->message, "--%s: takes no value",
+                         def->name);
+                return false;
+            }
+            out->count[use->id]++;
+            if (out->spelled[use->id] == NULL)
+                out->spelled[use->id] = word;
+            continue;
+        }
+        if (inline_value == NULL) {
+            if (i + 1 >= argc) {
+                snprintf(error->message, sizeof error->message, "--%s: needs a value (%s)",
+                         def->name, def->value_name);
+                return false;
+            }
+            inline_value = argv[++i];
+        }
+        if (out->count[use->id] > 0 && !use->repeatable) {
+            snprintf(error->message, sizeof error->message,
+                     "--%s: given twice (it takes one value)", def->name);
+            return false;
+        }
+        if (out->count[use->id] >= OPTION_VALUES_MAX) {
+            snprintf(error->message, sizeof error->message, "--%s: at most %d values", def->name,
+                     OPTION_VALUES_MAX);
+            return false;
+        }
+        out->values[use->id][out->count[use->id]++] = inline_value;
+        if (out->spelled[use->id] == NULL)
+            out->spelled[use->id] = word;
+    }
+    return true;
+}
+
+const char *arg_value(const parsed_args *args, option_id id)
+{
+    int n = args->count[id];
+    return n > 0 ? args->values[id][n - 1] : NULL;
+}
+
+bool arg_given(const parsed_args *args, option_id id)
+{
+    return args->count[id] > 0;
+}

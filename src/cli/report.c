@@ -1,0 +1,374 @@
+/* Collective results as records, header lines and explanations (report.h). */
+#include "report.h"
+
+#include <string.h>
+
+#include "collcalc/units.h"
+#include "commands.h"
+#include "human.h"
+#include "messages.h"
+
+static const record_column PHASE_COLUMNS[] = {
+    {"label", "phase", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"link", "link", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"scope", "scope", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"stage", "stage", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"steps", "steps", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"alpha_us", "alpha", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"bytes_sent", "sent", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    {"bytes_received", "received", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    {"bw_GBps", "bandwidth", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"efficiency", "efficiency", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"latency_us", "latency", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"bandwidth_us", "bandwidth term", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"time_us", "time", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"note", "note", FIELD_TEXT, COLUMN_MACHINE, NULL},
+};
+const record_schema PHASE_SCHEMA = {"phases", sizeof PHASE_COLUMNS / sizeof PHASE_COLUMNS[0],
+                                    PHASE_COLUMNS};
+
+static const record_column RESULT_COLUMN_LIST[] = {
+    {"size_bytes", "size", FIELD_INT, COLUMN_MACHINE, NULL}, RESULT_COLUMNS};
+const record_schema RESULT_SCHEMA = {"results",
+                                     sizeof RESULT_COLUMN_LIST / sizeof RESULT_COLUMN_LIST[0],
+                                     RESULT_COLUMN_LIST};
+
+/* ---- options -> cluster ------------------------------------------------------ */
+
+/* Cluster options, spelled as the library's spec keys. */
+static const option_id CLUSTER_OPTIONS[] = {
+    OPT_GPUS,      OPT_GPUS_PER_NODE, OPT_NODES,        OPT_NICS_PER_NODE, OPT_NICS_PER_GPU,
+    OPT_LINK,      OPT_INTRA,         OPT_INTER,        OPT_PLATFORM,      OPT_BW,
+    OPT_ALPHA,     OPT_BW_BASIS,      OPT_TREE_EFFICIENCY, OPT_NVLS,       OPT_NO_NVLS,
+    OPT_SHARP,
+};
+
+int report_spec_from_args(cli_context *ctx, collcalc_cluster_spec *spec)
+{
+    for (size_t i = 0; i < sizeof CLUSTER_OPTIONS / sizeof CLUSTER_OPTIONS[0]; i++) {
+        option_id id = CLUSTER_OPTIONS[i];
+        if (!arg_given(&ctx->args, id))
+            continue;
+        const option_def *def = option_def_of(id);
+        collcalc_diag diag;
+        const char *value = def->value_name != NULL ? arg_value(&ctx->args, id) : NULL;
+        if (collcalc_cluster_spec_set(spec, def->name, value, &diag) != COLLCALC_OK)
+            return cli_usage_error(ctx, NULL, "%s", diag.message);
+    }
+    if (arg_given(&ctx->args, OPT_NVLS) && arg_given(&ctx->args, OPT_NO_NVLS))
+        return cli_usage_error(ctx, "--no-nvls", "give --nvls or --no-nvls, not both");
+    return 0;
+}
+
+int report_resolve(cli_context *ctx, const collcalc_cluster_spec *spec,
+                   collcalc_cluster *out_cluster, collcalc_cluster_info *info)
+{
+    const collcalc_link_table *links;
+    const collcalc_platform_table *platforms = NULL;
+    int code = cli_links(ctx, &links);
+    if (code != 0)
+        return code;
+    bool need_platforms = spec->platform[0] != '\0' ||
+                          arg_given(&ctx->args, OPT_PLATFORMS_FILE) ||
+                          arg_given(&ctx->args, OPT_PLATFORMS_ONLY);
+    if (need_platforms && (code = cli_platforms(ctx, &platforms)) != 0)
+        return code;
+    collcalc_cluster_info local;
+    if (info == NULL)
+        info = &local;
+    collcalc_cluster_info_init(info);
+    collcalc_diag diag;
+    if (collcalc_cluster_resolve(spec, links, platforms, out_cluster, info, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, NULL, "%s", diag.message);
+    for (size_t i = 0; i < info->warning_count; i++)
+        cli_warn(ctx, "%s", info->warnings[i]);
+    return 0;
+}
+
+/* ---- algorithms ------------------------------------------------------------- */
+
+int report_algos(cli_context *ctx, collcalc_op op, collcalc_algo *algos, int *count)
+{
+    *count = 0;
+    for (int i = 0; i < ctx->args.count[OPT_ALGO]; i++) {
+        const char *value = ctx->args.values[OPT_ALGO][i];
+        if (strcmp(value, "all") == 0) {
+            *count = 0;
+            return 0;
+        }
+        collcalc_algo algo;
+        collcalc_algo available[COLLCALC_ALGO_COUNT];
+        size_t n = collcalc_algos_for_op(op, available, COLLCALC_ALGO_COUNT);
+        const char *names[COLLCALC_ALGO_COUNT];
+        char list[256] = "";
+        size_t used = 0;
+        for (size_t k = 0; k < n; k++) {
+            names[k] = collcalc_algo_name(available[k]);
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
+                                     names[k]);
+        }
+        bool known = collcalc_algo_from_name(value, &algo, NULL) == COLLCALC_OK;
+        bool for_op = false;
+        for (size_t k = 0; known && k < n; k++)
+            for_op = for_op || available[k] == algo;
+        if (!for_op) {
+            char shown[COLLCALC_ECHO_BUFFER], hint[160];
+            collcalc_echo(shown, sizeof shown, value);
+            message_suggest(hint, sizeof hint, value, names, n, "");
+            return cli_usage_error(ctx, "--algo", "%s '%s'%s; %s has: %s",
+                                   known ? "not an algorithm of this operation:" : "unknown algorithm",
+                                   shown, hint, collcalc_op_title(op), list);
+        }
+        bool seen = false;
+        for (int k = 0; k < *count; k++)
+            seen = seen || algos[k] == algo;
+        if (!seen)
+            algos[(*count)++] = algo;
+    }
+    return 0;
+}
+
+int report_evaluate(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
+                    int algo_count, collcalc_result *results, size_t *out_count,
+                    size_t *out_fastest)
+{
+    collcalc_diag diag;
+    collcalc_status status = COLLCALC_OK;
+    size_t count = 0, fastest = 0;
+    if (algo_count == 0) {
+        status = collcalc_model_evaluate_all(query, results, COLLCALC_ALGO_COUNT, &count, &fastest,
+                                             &diag);
+    } else {
+        for (int i = 0; i < algo_count && status == COLLCALC_OK; i++) {
+            status = collcalc_model_evaluate(query, algos[i], &results[count], &diag);
+            if (status == COLLCALC_OK)
+                count++;
+        }
+        fastest = collcalc_fastest_index(results, count);
+    }
+    if (status == COLLCALC_ERR_UNSUPPORTED)
+        return cli_usage_error(ctx, "--algo", "%s", diag.message);
+    if (status != COLLCALC_OK)
+        return cli_data_error(ctx, NULL, "%s", diag.message);
+    if (count == 0)
+        return cli_usage_error(ctx, "--algo", "no algorithm applies");
+    *out_count = count;
+    *out_fastest = fastest;
+    return 0;
+}
+
+int report_repeat(cli_context *ctx, long *layers, long *per_layer)
+{
+    *layers = 1;
+    *per_layer = 1;
+    int code = cli_count(ctx, OPT_LAYERS, 1, 1000000, layers);
+    if (code == 0)
+        code = cli_count(ctx, OPT_PER_LAYER, 1, 1000, per_layer);
+    return code;
+}
+
+/* ---- words ---------------------------------------------------------------- */
+
+const char *report_basis_phrase(collcalc_bw_basis basis)
+{
+    return basis == COLLCALC_BW_HEADLINE
+               ? "headline bandwidth (as vendors quote it: NVLink counts both directions)"
+               : "per-direction bandwidth";
+}
+
+void report_describe_cluster(const collcalc_cluster *cluster, char *buffer, size_t size)
+{
+    int nodes = collcalc_cluster_nodes(cluster);
+    if (nodes <= 1) {
+        snprintf(buffer, size, "%d GPU%s over %s", cluster->gpus, cluster->gpus == 1 ? "" : "s",
+                 cluster->intra.name);
+        return;
+    }
+    int last = cluster->gpus - (nodes - 1) * cluster->gpus_per_node;
+    char partial[64] = "";
+    if (last != cluster->gpus_per_node)
+        snprintf(partial, sizeof partial, ", last node holds %d", last);
+    if (cluster->gpus_per_node == 1)
+        snprintf(buffer, size, "%d GPUs, one per node, %d x %s NIC%s per node", cluster->gpus,
+                 cluster->nics_per_node, cluster->inter.name,
+                 cluster->nics_per_node == 1 ? "" : "s");
+    else
+        snprintf(buffer, size, "%d GPUs = %d nodes x %d (%s inside, %d x %s NIC%s per node%s)",
+                 cluster->gpus, nodes, cluster->gpus_per_node, cluster->intra.name,
+                 cluster->nics_per_node, cluster->inter.name,
+                 cluster->nics_per_node == 1 ? "" : "s", partial);
+}
+
+void report_query(document *doc, const collcalc_query *query, collcalc_bw_basis basis,
+                  long layers, long per_layer, bool with_size)
+{
+    const collcalc_cluster *c = &query->cluster;
+    doc_query_text(doc, "op", collcalc_op_name(query->op));
+    if (with_size)
+        doc_query_number(doc, "size_bytes", FIELD_BYTES, (double)query->size_bytes);
+    doc_query_int(doc, "gpus", c->gpus);
+    int nodes = collcalc_cluster_nodes(c);
+    if (c->gpus_per_node >= c->gpus) {
+        doc_query_text(doc, "link", c->intra.name);
+        doc_query_number(doc, "link_bw_GBps", FIELD_GBPS, c->intra.bw_GBps);
+        doc_query_number(doc, "link_alpha_us", FIELD_TIME_US, c->intra.alpha_us);
+    } else {
+        doc_query_null(doc, "link");
+        doc_query_int(doc, "gpus_per_node", c->gpus_per_node);
+        doc_query_int(doc, "nodes", nodes);
+        doc_query_int(doc, "nics_per_node", c->nics_per_node);
+        doc_query_int(doc, "nics_per_gpu", c->nics_per_gpu > 0 ? c->nics_per_gpu : 1);
+        doc_query_text(doc, "intra_link", c->intra.name);
+        doc_query_number(doc, "intra_bw_GBps", FIELD_GBPS, c->intra.bw_GBps);
+        doc_query_number(doc, "intra_alpha_us", FIELD_TIME_US, c->intra.alpha_us);
+        doc_query_text(doc, "inter_link", c->inter.name);
+        doc_query_number(doc, "inter_bw_GBps", FIELD_GBPS, c->inter.bw_GBps);
+        doc_query_number(doc, "inter_alpha_us", FIELD_TIME_US, c->inter.alpha_us);
+    }
+    doc_query_bool(doc, "nvls", c->nvls_intra);
+    doc_query_bool(doc, "sharp", c->sharp_inter);
+    doc_query_text(doc, "bw_basis", collcalc_bw_basis_name(basis));
+    doc_query_int(doc, "layers", layers);
+    doc_query_int(doc, "per_layer", per_layer);
+}
+
+/* ---- results ------------------------------------------------------------------ */
+
+void report_result_row(record_set *set, const collcalc_query *query, const collcalc_result *r,
+                       collcalc_bw_basis basis, long layers, long per_layer, bool fastest)
+{
+    record_begin(set);
+    record_text(set, "op", collcalc_op_name(r->op));
+    record_text(set, "algorithm", collcalc_algo_name(r->algo));
+    record_bool(set, "fastest", fastest);
+    record_bool(set, "in_nccl", collcalc_algo_in_nccl(r->op, r->algo));
+    record_int(set, "gpus", r->gpus);
+    record_int(set, "nodes", r->nodes);
+    record_int(set, "size_bytes", (long long)r->size_bytes);
+    record_text(set, "bw_basis", collcalc_bw_basis_name(basis));
+    record_int(set, "steps", r->steps);
+    record_number(set, "bytes_sent_per_gpu", r->bytes_sent_per_gpu);
+    record_number(set, "bytes_received_per_gpu", r->bytes_received_per_gpu);
+    record_bool(set, "others_differ", r->others_differ);
+    record_number(set, "bytes_sent_other_gpu", r->bytes_sent_other_gpu);
+    record_number(set, "bytes_received_other_gpu", r->bytes_received_other_gpu);
+    record_number(set, "latency_us", r->latency_us);
+    record_number(set, "bandwidth_us", r->bandwidth_us);
+    record_number(set, "time_us", r->time_us);
+    record_number(set, "algbw_GBps", r->algbw_GBps);
+    record_number(set, "busbw_factor", r->busbw_factor);
+    record_number(set, "busbw_GBps", r->busbw_GBps);
+    record_text(set, "dominant", collcalc_dominant_name(r->dominant));
+    record_int(set, "layers", layers);
+    record_int(set, "per_layer", per_layer);
+    collcalc_totals totals;
+    if (collcalc_repeat_totals(r, layers, per_layer, &totals, NULL) == COLLCALC_OK) {
+        record_number(set, "total_latency_us", totals.total_latency_us);
+        record_number(set, "total_bandwidth_us", totals.total_bandwidth_us);
+        record_number(set, "total_time_us", totals.total_time_us);
+    }
+    char text[COLLCALC_EXPLAIN_MAX];
+    collcalc_result_explain(query, r, text, sizeof text);
+    record_text(set, "note", text);
+    record_set *phases = record_nested(set, &PHASE_SCHEMA);
+    for (int i = 0; i < r->phase_count; i++) {
+        const collcalc_phase *ph = &r->phases[i];
+        record_begin(phases);
+        record_text(phases, "label", ph->label);
+        record_text(phases, "link", ph->link);
+        record_text(phases, "scope", collcalc_scope_name(ph->scope));
+        record_int(phases, "stage", ph->stage);
+        record_int(phases, "steps", ph->steps);
+        record_number(phases, "alpha_us", ph->alpha_us);
+        record_number(phases, "bytes_sent", ph->bytes_sent);
+        record_number(phases, "bytes_received", ph->bytes_received);
+        record_number(phases, "bw_GBps", ph->bw_GBps);
+        record_number(phases, "efficiency", ph->efficiency);
+        record_number(phases, "latency_us", ph->latency_us);
+        record_number(phases, "bandwidth_us", ph->bandwidth_us);
+        record_number(phases, "time_us", ph->time_us);
+        collcalc_phase_explain(query, r, i, text, sizeof text);
+        record_text(phases, "note", text);
+    }
+    record_set_records(set, "phases", phases);
+}
+
+size_t report_fastest_in_nccl(const collcalc_result *results, size_t count)
+{
+    size_t best = count;
+    for (size_t i = 0; i < count; i++)
+        if (collcalc_algo_in_nccl(results[i].op, results[i].algo) &&
+            (best == count || results[i].time_us < results[best].time_us))
+            best = i;
+    return best;
+}
+
+void report_header(document *doc, const collcalc_query *query, collcalc_bw_basis basis)
+{
+    char size_si[32], size_exact[40], cluster[256], bw[32], bw2[32], a1[32], a2[32];
+    report_describe_cluster(&query->cluster, cluster, sizeof cluster);
+    human_bytes(size_si, sizeof size_si, (double)query->size_bytes);
+    collcalc_format_grouped_u64(size_exact, sizeof size_exact, query->size_bytes);
+    doc_text(doc, "%s of %s (%s bytes) on %s", collcalc_op_title(query->op), size_si, size_exact,
+             cluster);
+    const collcalc_cluster *c = &query->cluster;
+    human_bandwidth_GBps(bw, sizeof bw, c->intra.bw_GBps);
+    human_time_us(a1, sizeof a1, c->intra.alpha_us);
+    if (collcalc_cluster_nodes(c) <= 1) {
+        doc_text(doc, "link %s: %s, alpha %s per step; %s", c->intra.name, bw, a1,
+                 report_basis_phrase(basis));
+        return;
+    }
+    human_bandwidth_GBps(bw2, sizeof bw2, c->inter.bw_GBps);
+    human_time_us(a2, sizeof a2, c->inter.alpha_us);
+    doc_text(doc, "intra %s: %s, alpha %s; inter %s: %s per NIC, alpha %s; %s", c->intra.name, bw,
+             a1, c->inter.name, bw2, a2, report_basis_phrase(basis));
+}
+
+void report_explain(document *doc, const collcalc_query *query, const collcalc_result *r)
+{
+    char a[32], b[32], c[32], d[32], e[32], text[COLLCALC_EXPLAIN_MAX];
+    doc_text(doc, "%s", "");
+    doc_text(doc, "%s %s:", collcalc_algo_name(r->algo), collcalc_op_title(r->op));
+    for (int i = 0; i < r->phase_count; i++) {
+        const collcalc_phase *ph = &r->phases[i];
+        bool concurrent = i > 0 && r->phases[i - 1].stage == ph->stage;
+        doc_text(doc, "  %d. %s on %s%s", i + 1, ph->label, ph->link,
+                 concurrent ? " (at the same time as the previous phase; the slower counts)" : "");
+        human_time_us(e, sizeof e, ph->alpha_us);
+        human_time_us(a, sizeof a, ph->latency_us);
+        doc_text(doc, "     latency:   %ld step%s x %s = %s", ph->steps, ph->steps == 1 ? "" : "s",
+                 e, a);
+        human_bytes(b, sizeof b, ph->bytes_sent);
+        human_bytes(c, sizeof c, ph->bytes_received);
+        human_bandwidth_GBps(d, sizeof d, ph->bw_GBps);
+        human_time_us(e, sizeof e, ph->bandwidth_us);
+        doc_text(doc, "     bandwidth: max(%s out, %s in) / %s = %s", b, c, d, e);
+        if (collcalc_phase_explain(query, r, i, text, sizeof text) > 0)
+            doc_text(doc, "     (%s)", text);
+    }
+    if (r->phase_count == 0)
+        doc_text(doc, "  no phases: nothing to move");
+    double share = r->time_us > 0 ? 100.0 * (r->dominant == COLLCALC_DOMINANT_LATENCY
+                                                 ? r->latency_us
+                                                 : r->bandwidth_us) / r->time_us
+                                  : 0.0;
+    human_time_us(a, sizeof a, r->latency_us);
+    human_time_us(b, sizeof b, r->bandwidth_us);
+    human_time_us(c, sizeof c, r->time_us);
+    if (r->dominant != COLLCALC_DOMINANT_NONE)
+        doc_text(doc, "  total: latency %s + bandwidth %s = %s (%s dominates, %.0f%%)", a, b, c,
+                 collcalc_dominant_name(r->dominant), share);
+    else
+        doc_text(doc, "  total: latency %s + bandwidth %s = %s", a, b, c);
+    if (r->time_us > 0) {
+        human_bytes(a, sizeof a, (double)r->size_bytes);
+        human_time_us(b, sizeof b, r->time_us);
+        human_bandwidth_GBps(c, sizeof c, r->algbw_GBps);
+        human_bandwidth_GBps(d, sizeof d, r->busbw_GBps);
+        doc_text(doc, "  algbw = %s / %s = %s; busbw = algbw x %.4g = %s", a, b, c,
+                 r->busbw_factor, d);
+    }
+    if (collcalc_result_explain(query, r, text, sizeof text) > 0)
+        doc_text(doc, "  note: %s", text);
+}

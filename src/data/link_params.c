@@ -1,0 +1,22 @@
+/* A link-table entry as the model's link parameters: the one place that
+ * knows both collcalc_link (collcalc/links.h) and collcalc_link_params
+ * (collcalc/model.h), so the model takes values, never tables. */
+#include <string.h>
+
+#include "collcalc/links.h"
+#include "collcalc/model.h"
+
+void collcalc_link_params_from_link(const collcalc_link *link, collcalc_bw_basis basis,
+                                    collcalc_link_params *out_params)
+{
+    if (out_params == NULL)
+        return;
+    collcalc_link_params_init(out_params);
+    if (link == NULL)
+        return;
+    memcpy(out_params->name, link->name, sizeof out_params->name);
+    out_params->name[sizeof out_params->name - 1] = '\0';
+    out_params->bw_GBps = collcalc_link_bandwidth_GBps(link, basis);
+    out_params->alpha_us = link->alpha_us;
+    out_params->nvlink = link->link_class == COLLCALC_LINK_CLASS_NVLINK;
+}

@@ -1,0 +1,283 @@
+/* From hardware to what NCCL's topology search would report: channels and
+ * per-channel bandwidths for every algorithm (the model's input values).
+ *
+ * The figures are NCCL's (src/graph/topo.h, search.cc, as summarised in
+ * data/README.md, section nccl.json); where NCCL's search is too intricate
+ * to replay, the rule used instead is stated next to it. */
+#include "collcalc/nccl_model.h"
+
+#include <math.h>
+#include <string.h>
+
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+/* Search speeds (GB/s per channel), descending, from NCCL's search.cc. */
+static const double intra_pre90[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
+static const double intra_sm90[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
+static const double intra_sm100[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};
+static const double inter_pre90[] = {48, 30, 28, 24, 20, 18, 15, 12, 10, 9,
+                                     7,  6,  5,  4,  3,  2.4, 1.2, 0.24, 0.12};
+static const double inter_sm90[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5,
+                                    15, 12, 6,  3,  2.4, 1.2, 0.24, 0.12};
+static const double inter_sm100[] = {96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22,
+                                     20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+
+/* Ring search channels: MAXCHANNELS / 2. */
+#define SEARCH_MAX_CHANNELS 32
+/* NVLS channels NCCL builds on NVSwitch systems (NCCL_NVLS_NCHANNELS default). */
+#define NVLS_CHANNELS 16
+/* NVLS per-channel speed: NCCL's NVLS graph reports a per-channel bandwidth
+ * that, through its tuning formula, gives the NVLS busbw NVIDIA states:
+ * ~480 GB/s on 8x H100 (nccl-tests#212), "830+" on 8x B200 (nccl#1807);
+ * as a share of the GPU's NVLink bandwidth as NCCL counts it (370.8 and
+ * 721.8 GB/s) that is 1.3 and 1.15. */
+#define NVLS_PEAK_SHARE_HOPPER 1.3
+#define NVLS_PEAK_SHARE_BLACKWELL 1.15
+/* NVLSTree per-channel network speed: NVIDIA's 2-node HGX H100 NVLSTree
+ * result (~465 GB/s busbw, nccl-tests#309) is what NCCL's formula gives with
+ * 15 GB/s per channel on 16 channels over 8 x 400G NICs: 60 % of each
+ * channel's share of the NICs (the tree's up and down traffic share them). */
+#define NVLS_TREE_NIC_SHARE 0.6
+
+void collcalc_nccl_hardware_init(collcalc_nccl_hardware *hardware)
+{
+    if (hardware == NULL)
+        return;
+    memset(hardware, 0, sizeof *hardware);
+    hardware->sm = 90;
+    hardware->cpu = COLLCALC_NCCL_CPU_INTEL;
+    hardware->gpus_per_node = 8;
+    hardware->nodes = 1;
+    hardware->nvlink_links_per_gpu = 18;
+    hardware->nvswitch = true;
+    hardware->nvls = true;
+    hardware->p2p = true;
+    hardware->pci_bw_GBps = 48.0;
+    hardware->nics_per_node = 8;
+    hardware->nic_GBps = 50.0;
+    hardware->transport = COLLCALC_NCCL_NET_IB;
+    hardware->launch = COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
+}
+
+/* NVLink bandwidth per link by SM (topo.h: SM60 18, SM70 20, SM80 20,
+ * SM86 12, SM90 20.6, SM100 40.1). */
+static double nvlink_per_link(int sm)
+{
+    if (sm >= 100)
+        return 40.1;
+    if (sm >= 90)
+        return 20.6;
+    if (sm >= 86)
+        return 12.0;
+    if (sm >= 70)
+        return 20.0;
+    return 18.0;
+}
+
+static void speed_list(int sm, bool inter, const double **list, size_t *count)
+{
+    if (sm >= 100) {
+        *list = inter ? inter_sm100 : intra_sm100;
+        *count = inter ? COUNT_OF(inter_sm100) : COUNT_OF(intra_sm100);
+    } else if (sm >= 90) {
+        *list = inter ? inter_sm90 : intra_sm90;
+        *count = inter ? COUNT_OF(inter_sm90) : COUNT_OF(intra_sm90);
+    } else {
+        *list = inter ? inter_pre90 : intra_pre90;
+        *count = inter ? COUNT_OF(inter_pre90) : COUNT_OF(intra_pre90);
+    }
+}
+
+/* Highest listed speed <= limit (the list's last entry when none is). */
+static double speed_at_most(int sm, bool inter, double limit)
+{
+    const double *list;
+    size_t count;
+    speed_list(sm, inter, &list, &count);
+    for (size_t i = 0; i < count; i++)
+        if (list[i] <= limit)
+            return list[i];
+    return list[count - 1];
+}
+
+/* The search's result on one node: the speed s that maximises channels x s
+ * with channels = floor(total / s) <= 32 (ties to the higher speed, which
+ * the search tries first). */
+static void search_intra(int sm, double total, int *out_nch, double *out_bw)
+{
+    const double *list;
+    size_t count;
+    speed_list(sm, false, &list, &count);
+    int best_n = 1;
+    double best_s = list[count - 1], best = 0.0;
+    for (size_t i = 0; i < count; i++) {
+        double n = floor(total / list[i] + 1e-9);
+        if (n > SEARCH_MAX_CHANNELS)
+            n = SEARCH_MAX_CHANNELS;
+        if (n >= 1 && n * list[i] > best + 1e-9) {
+            best = n * list[i];
+            best_n = (int)n;
+            best_s = list[i];
+        }
+    }
+    if (best == 0.0) {
+        best_n = 1;
+        best_s = speed_at_most(sm, false, total);
+    }
+    *out_nch = best_n;
+    *out_bw = best_s;
+}
+
+/* Across nodes each channel leaves through one NIC: channels per NIC =
+ * floor(nic / s), same maximisation. */
+static void search_inter(int sm, int nics, double nic, double intra_total, int *out_nch,
+                         double *out_bw)
+{
+    const double *list;
+    size_t count;
+    speed_list(sm, true, &list, &count);
+    int best_n = 1;
+    double best_s = list[count - 1], best = 0.0;
+    for (size_t i = 0; i < count; i++) {
+        if (list[i] > intra_total)
+            continue;
+        double per_nic = floor(nic / list[i] + 1e-9);
+        double n = per_nic * (double)nics;
+        if (n > SEARCH_MAX_CHANNELS)
+            n = SEARCH_MAX_CHANNELS;
+        if (n >= 1 && n * list[i] > best + 1e-9) {
+            best = n * list[i];
+            best_n = (int)n;
+            best_s = list[i];
+        }
+    }
+    *out_nch = best_n;
+    *out_bw = best_s;
+}
+
+/* Channel duplication (search.cc): at >= 25 GB/s per channel the channels
+ * are doubled and the speed halved, except on SM > 80 below 50 GB/s with
+ * more than 4 channels. */
+static void duplicate(int sm, int *nch, double *bw)
+{
+    if (*bw >= 25.0 && !(sm > 80 && *bw < 50.0 && *nch > 4)) {
+        int doubled = *nch * 2 > 64 ? 64 : *nch * 2;
+        *bw = *bw * (double)*nch / (double)doubled;
+        *nch = doubled;
+    }
+}
+
+collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
+                                            collcalc_nccl_system *out, collcalc_diag *diag)
+{
+    if (hw == NULL || out == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no hardware or output");
+    if (hw->sm < 30 || hw->sm > 200)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "sm must be 30..200 (got %d)",
+                                  hw->sm);
+    if (hw->gpus_per_node < 1 || hw->gpus_per_node > 100000 || hw->nodes < 1 ||
+        hw->nodes > 100000 || (long long)hw->gpus_per_node * hw->nodes > 1000000)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "gpus_per_node and nodes must be >= 1 (at most 1000000 GPUs)");
+    if (hw->nvlink_links_per_gpu < 0 || hw->nvlink_links_per_gpu > 64)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "nvlink_links_per_gpu must be 0..64");
+    if (!(isfinite(hw->pci_bw_GBps) && hw->pci_bw_GBps > 0.0 && hw->pci_bw_GBps <= 1e4))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "pci_bw_GBps must be in (0, 1e4]");
+    if (hw->nodes > 1 && (hw->nics_per_node < 1 || hw->nics_per_node > 1024 ||
+                          !(isfinite(hw->nic_GBps) && hw->nic_GBps > 0.0 && hw->nic_GBps <= 1e4)))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "more than one node needs nics_per_node 1..1024 and nic_GBps "
+                                  "in (0, 1e4]");
+    if ((unsigned)hw->transport >= COLLCALC_NCCL_NUM_TRANSPORTS ||
+        (unsigned)hw->cpu > COLLCALC_NCCL_CPU_OTHER ||
+        (unsigned)hw->launch > COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "transport, cpu or launch out of range");
+
+    collcalc_nccl_system_init(out);
+    int sm = hw->sm;
+    out->min_sm = sm;
+    out->cpu = hw->cpu;
+    out->nranks = hw->gpus_per_node * hw->nodes;
+    out->nnodes = hw->nodes;
+    out->transport = hw->transport;
+    out->launch = hw->launch;
+    out->p2p = hw->nvlink_links_per_gpu > 0 || hw->p2p;
+    out->pci_bw_GBps = hw->pci_bw_GBps;
+    out->nvswitch = hw->nvswitch;
+    out->nvls_support = hw->nvls && hw->nvswitch && sm >= 90 && hw->nvlink_links_per_gpu > 0;
+
+    /* What one GPU can push inside the node, as NCCL counts it. */
+    bool nvlink = hw->nvlink_links_per_gpu > 0;
+    double intra_total = nvlink ? (double)hw->nvlink_links_per_gpu * nvlink_per_link(sm)
+                                : (out->p2p ? hw->pci_bw_GBps
+                                            : (hw->pci_bw_GBps < 12.0 ? hw->pci_bw_GBps : 12.0));
+    /* Without P2P the path goes through the CPU: NCCL reports it as PHB and
+     * counts at most PCI_BW = 12 GB/s (the L40S log: "bw 12/12, type PHB"). */
+    out->nvlink_bw_GBps = nvlink ? intra_total : 0.0;
+    collcalc_nccl_path type_intra = nvlink ? COLLCALC_NCCL_PATH_NVL
+                                    : out->p2p ? COLLCALC_NCCL_PATH_PIX
+                                               : COLLCALC_NCCL_PATH_PHB;
+
+    int nch = 1;
+    double bw = 1.0;
+    if (hw->nodes == 1) {
+        search_intra(sm, intra_total, &nch, &bw);
+    } else {
+        /* With one GPU per node nothing inside the node limits the speed. */
+        search_inter(sm, hw->nics_per_node, hw->nic_GBps,
+                     hw->gpus_per_node == 1 ? 1e9 : intra_total, &nch, &bw);
+    }
+    duplicate(sm, &nch, &bw);
+
+    collcalc_nccl_graph ring;
+    memset(&ring, 0, sizeof ring);
+    ring.nchannels = nch;
+    ring.bw_intra_GBps = bw;
+    ring.bw_inter_GBps = bw;
+    ring.type_intra = type_intra;
+    /* GPUDirect RDMA through a PCIe switch next to the GPU (PIX); sockets
+     * and TCP transports go through host memory (PHB). */
+    ring.type_inter = (hw->transport == COLLCALC_NCCL_NET_SOCKET ||
+                       hw->transport == COLLCALC_NCCL_NET_TCPX)
+                          ? COLLCALC_NCCL_PATH_PHB
+                          : COLLCALC_NCCL_PATH_PIX;
+    ring.same_channels = false;
+    out->graphs[COLLCALC_NCCL_RING] = ring;
+
+    /* Tree: the same search. Where two or more GPUs share a NIC the tree
+     * search finds that many channels per NIC (each tree channel uses a
+     * NIC in one direction per tree; assumption, see bench/accuracy.c). */
+    collcalc_nccl_graph tree = ring;
+    if (hw->nodes > 1 && hw->nics_per_node < hw->gpus_per_node) {
+        int share = hw->gpus_per_node / hw->nics_per_node;
+        tree.nchannels = ring.nchannels * share > 32 ? 32 : ring.nchannels * share;
+    }
+    tree.tree_pattern_single_nic = hw->nodes > 1 && hw->nics_per_node == 1 &&
+                                   hw->gpus_per_node > 1;
+    out->graphs[COLLCALC_NCCL_TREE] = tree;
+
+    /* PAT runs on the ring's channels (one GPU per node). */
+    out->graphs[COLLCALC_NCCL_PAT] = ring;
+
+    if (out->nvls_support) {
+        double share = sm >= 100 ? NVLS_PEAK_SHARE_BLACKWELL : NVLS_PEAK_SHARE_HOPPER;
+        double speed = speed_at_most(sm, false, intra_total * share / NVLS_CHANNELS);
+        collcalc_nccl_graph nvls;
+        memset(&nvls, 0, sizeof nvls);
+        nvls.nchannels = NVLS_CHANNELS;
+        nvls.bw_intra_GBps = speed;
+        nvls.bw_inter_GBps = speed;
+        nvls.type_intra = COLLCALC_NCCL_PATH_NVL;
+        nvls.type_inter = ring.type_inter;
+        if (hw->nodes > 1) {
+            double nic_total = (double)hw->nics_per_node * hw->nic_GBps;
+            nvls.bw_inter_GBps =
+                speed_at_most(sm, true, nic_total * NVLS_TREE_NIC_SHARE / NVLS_CHANNELS);
+            out->graphs[COLLCALC_NCCL_NVLS_TREE] = nvls;
+        }
+        out->graphs[COLLCALC_NCCL_NVLS] = nvls;
+    }
+    return COLLCALC_OK;
+}

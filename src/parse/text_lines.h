@@ -1,0 +1,154 @@
+/* Line and word helpers shared by the parse-layer readers (topo.c,
+ * nccl_log.c): splitting text into lines, cleaning a line (CR, ANSI escapes,
+ * control bytes) into a bounded NUL-terminated buffer, and whitespace words.
+ * Private to src/parse; static inline so each reader carries its own copy
+ * and nothing is exported. */
+#ifndef COLLCALC_TEXT_LINES_H
+#define COLLCALC_TEXT_LINES_H
+
+#include <stddef.h>
+#include <string.h>
+
+/* One line of a text: start and length without the '\n' (a '\r' before it
+ * is kept; text_clean drops it). */
+typedef struct {
+    const char *start;
+    size_t length;
+} text_line;
+
+/* Reads the line at *offset and moves *offset past its '\n'. Returns 0 when
+ * the text is exhausted. A last line without '\n' counts as a line. */
+static inline int text_next_line(const char *text, size_t length, size_t *offset,
+                                  text_line *line)
+{
+    if (*offset >= length)
+        return 0;
+    const char *start = text + *offset;
+    size_t left = length - *offset;
+    const char *newline = memchr(start, '\n', left);
+    size_t used = newline != NULL ? (size_t)(newline - start) : left;
+    line->start = start;
+    line->length = used;
+    *offset += newline != NULL ? used + 1 : used;
+    return 1;
+}
+
+/* Length of the escape sequence starting at in[0] == ESC: CSI sequences
+ * (ESC '[' parameters final-byte) whole, any other escape as a pair. */
+static inline size_t text_escape_length(const char *in, size_t length)
+{
+    if (length < 2)
+        return length;
+    if (in[1] != '[')
+        return 2;
+    size_t at = 2;
+    while (at < length) {
+        unsigned char c = (unsigned char)in[at++];
+        if (c >= 0x40 && c <= 0x7e)
+            break;
+    }
+    return at;
+}
+
+/* Copies a line into out (capacity cap >= 1, always NUL-terminated): drops
+ * ANSI escape sequences and a trailing '\r', and turns every other control
+ * byte except '\t' into a space. Returns the cleaned length; *cut is set when
+ * the line did not fit (the rest is dropped). */
+static inline size_t text_clean(const char *in, size_t length, char *out, size_t cap, int *cut)
+{
+    size_t used = 0;
+    *cut = 0;
+    if (length > 0 && in[length - 1] == '\r')
+        length--;
+    for (size_t at = 0; at < length;) {
+        unsigned char c = (unsigned char)in[at];
+        if (c == 0x1b) {
+            at += text_escape_length(in + at, length - at);
+            continue;
+        }
+        at++;
+        if (used + 1 >= cap) {
+            *cut = 1;
+            break;
+        }
+        out[used++] = (c < 0x20 && c != '\t') || c == 0x7f ? ' ' : (char)c;
+    }
+    out[used] = '\0';
+    return used;
+}
+
+/* Non-zero for a byte that cannot appear in a text file (NUL and the C0
+ * controls other than tab, LF, CR, ESC, form feed). */
+static inline int text_is_binary_byte(unsigned char c)
+{
+    if (c >= 0x20)
+        return 0;
+    return c != '\t' && c != '\n' && c != '\r' && c != 0x1b && c != '\f';
+}
+
+/* Splits a NUL-terminated line on runs of spaces and tabs, in place (writes
+ * NULs). Stores up to max word pointers; returns the number of words found
+ * (may exceed max: the rest are counted, not stored). */
+static inline size_t text_split_words(char *line, char **words, size_t max)
+{
+    size_t count = 0;
+    char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0')
+            break;
+        if (count < max)
+            words[count] = p;
+        count++;
+        while (*p != '\0' && *p != ' ' && *p != '\t')
+            p++;
+        if (*p == '\0')
+            break;
+        *p++ = '\0';
+    }
+    return count;
+}
+
+/* Non-zero when text starts with prefix. */
+static inline int text_starts_with(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+/* Parses the decimal digits at *cursor (at most 9, so the value fits an
+ * int) into *value and moves the cursor past them. Returns 0 (cursor
+ * untouched) when no digit is there. */
+static inline int text_read_digits(const char **cursor, long *value)
+{
+    const char *p = *cursor;
+    long result = 0;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9' && digits < 9) {
+        result = result * 10 + (*p - '0');
+        p++;
+        digits++;
+    }
+    if (digits == 0)
+        return 0;
+    *value = result;
+    *cursor = p;
+    return 1;
+}
+
+/* Copies at most n bytes of src into dst (capacity cap >= 1), NUL-terminated. */
+static inline void text_copy_n(char *dst, size_t cap, const char *src, size_t n)
+{
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* Copies src into dst (capacity cap >= 1), cut to fit, NUL-terminated. */
+static inline void text_copy(char *dst, size_t cap, const char *src)
+{
+    text_copy_n(dst, cap, src, strlen(src));
+}
+
+#endif

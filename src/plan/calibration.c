@@ -1,0 +1,109 @@
+/* Calibration constants of the planners, each with its source. Keys in
+ * brackets are the source keys of domain.md sec. 9, as in data/links.json
+ * (data/README.md); [derived] marks arithmetic on published figures,
+ * [estimate] a figure no measurement in the repository pins down.
+ *
+ * KV transfer engines (validation/kv_transfer_engine_raw_bandwidth.txt,
+ * domain notes sec. 1e and 4b):
+ *   Mooncake TE moves 40 GiB at 87 GB/s over 4 x 200G RoCE and 190 GB/s over
+ *   8 x 400G [MC]. Per NIC that is 21.75 and 23.75 GB/s: the 200G NICs run
+ *   at 0.87 of line, the 400G NICs hit an engine limit near 24 GB/s per
+ *   NIC. So: efficiency 0.87, per-NIC cap 24 GB/s. The EFA block sweep on
+ *   16 x 200G (64 KB 97.11 GB/s .. 2 MB 366.87 GB/s) [MC-EFA] sets the
+ *   per-block issue cost: 64 KB at 97.11/16 = 6.07 GB/s per NIC is
+ *   65,536 B / 6.07 GB/s = 10.8 us per block per NIC; from 256 KB on the
+ *   bandwidth term dominates (model 348 GB/s vs 325-367 measured).
+ *   TCP: 87 / 2.4 = 36 GB/s on 4 x 200G (0.36 of line) and 190 / 4.6 =
+ *   41 GB/s on 8 x 400G [MC]: CPU-bound, so efficiency 0.36 with a 41 GB/s
+ *   per-node cap [derived].
+ *   NIXL (UCX): nixlbench 42.6 GB/s on one 400G RoCE NIC = 0.85 [NIXL-1647];
+ *   one NIC per GPU unless UCX_NET_DEVICES lists more [UCX-11259].
+ *   NCCL send/recv: 0.90 of line [estimate, NCCL p2p over NDR]; one call per
+ *   block, each paying NCCL's Simple-protocol launch, baseLat 8.4 us
+ *   [NCCL-TUNE]; setup = baseLat 8.4 + hwLat NET 14 us = 22.4 us.
+ *   Setup costs of NIXL / Mooncake / TCP (metadata exchange and completion
+ *   notice per request) are [estimate]s: 50, 50, 100 us.
+ *
+ * DeepEP (validation/moe_deepep_normal_kernels_h800_cx7.txt; domain notes
+ * sec. 1f, 3b, 3c) on H800 (NVLink 200 GB/s per direction in
+ * data/links.json, ~160 achievable) with one CX7 400G (50 GB/s) per GPU:
+ *   normal, NVLink: intranode EP8 153/158 GB/s; the model's NVLink bytes
+ *   (selections x 7/8 x 7,408 B at 4,096 tokens) over 0.78 x 200 = 156 GB/s
+ *   give 153.8 GB/s logical [derived].
+ *   normal, RDMA: internode EP32/EP64 58/51 GB/s logical; with node-limited
+ *   routing (4 of 8 groups) the physical RDMA share is 2.36/3.14 and
+ *   3.5/4 of it, i.e. 43.6 and 44.6 GB/s per NIC = 0.88 of 50 [derived].
+ *   EP16 (43 GB/s) is NVLink-bound in the model: 43.3 GB/s [derived].
+ *   normal base 20 us (layout + notify step) [estimate].
+ *   low-latency: published 128-token latencies EP8 77/114 .. EP256
+ *   194/360 us [DEEPEP-V1]. Subtracting the byte terms at 0.92 x 50 GB/s
+ *   RDMA and 0.78 x 200 GB/s NVLink leaves a flat ~33 us for dispatch and
+ *   33 us + 0.1 us per peer for combine [derived]: a 15 us base (kernel
+ *   launch, completion-flag round trips) plus 0.018 us per selection sent
+ *   (GPU-initiated RDMA issue: 1,024 selections -> 18 us), and for combine
+ *   0.1 us per peer whose flag it waits on. The model reproduces the 12
+ *   published latencies within 7 % (tests/unit/test_moe.c pins them). */
+#include "plan_internal.h"
+
+#include <string.h>
+
+static const char *const backend_words[] = {"nccl", "nixl", "mooncake", "tcp"};
+
+static const collcalc_kv_backend_params backend_table[] = {
+    {0.90, 0.0, 0.0, 8.4, 22.4, false,
+     "efficiency 0.90 [estimate]; per-block and setup from NCCL Simple baseLat 8.4 us + NET "
+     "hwLat 14 us [NCCL-TUNE]; one NIC per GPU"},
+    {0.85, 0.0, 0.0, 5.0, 50.0, false,
+     "nixlbench 42.6 GB/s on 400G RoCE = 0.85 [NIXL-1647]; per-block 5 us and setup 50 us "
+     "[estimate]; one NIC per GPU [UCX-11259]"},
+    {0.87, 24.0, 0.0, 10.8, 50.0, true,
+     "87 GB/s on 4x200G = 0.87, 190 GB/s on 8x400G = 24 GB/s per NIC cap [MC]; 10.8 us per "
+     "block from the EFA 64 KB point [MC-EFA]; setup 50 us [estimate]; multi-NIC"},
+    {0.36, 0.0, 41.0, 20.0, 100.0, true,
+     "87/2.4 = 36 GB/s on 4x200G = 0.36, 190/4.6 = 41 GB/s per node on 8x400G [MC]; "
+     "per-block 20 us and setup 100 us [estimate]"},
+};
+
+const char *collcalc_kv_backend_name(collcalc_kv_backend backend)
+{
+    int value = (int)backend;
+    return (value >= 0 && (size_t)value < PLAN_COUNT_OF(backend_words)) ? backend_words[value]
+                                                                        : "unknown";
+}
+
+collcalc_status collcalc_kv_backend_from_name(const char *name, collcalc_kv_backend *out_backend,
+                                              collcalc_diag *diag)
+{
+    size_t i = plan_word_index(backend_words, PLAN_COUNT_OF(backend_words), name);
+    if (i == PLAN_COUNT_OF(backend_words) || out_backend == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "unknown KV backend '%.40s' (use nccl, nixl, mooncake or tcp)",
+                                  name != NULL ? name : "");
+    *out_backend = (collcalc_kv_backend)i;
+    return COLLCALC_OK;
+}
+
+collcalc_status collcalc_kv_backend_defaults(collcalc_kv_backend backend,
+                                             collcalc_kv_backend_params *out_params,
+                                             collcalc_diag *diag)
+{
+    int value = (int)backend;
+    if (out_params == NULL || value < 0 || (size_t)value >= PLAN_COUNT_OF(backend_table))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown KV backend %d", value);
+    *out_params = backend_table[value];
+    return COLLCALC_OK;
+}
+
+void collcalc_moe_calibration_init(collcalc_moe_calibration *calibration)
+{
+    if (calibration == NULL)
+        return;
+    calibration->normal_nvlink_efficiency = 0.78;
+    calibration->normal_rdma_efficiency = 0.88;
+    calibration->normal_base_us = 20.0;
+    calibration->ll_nvlink_efficiency = 0.78;
+    calibration->ll_rdma_efficiency = 0.92;
+    calibration->ll_base_us = 15.0;
+    calibration->ll_per_message_us = 0.018;
+    calibration->ll_combine_per_peer_us = 0.1;
+}

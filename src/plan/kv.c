@@ -1,0 +1,236 @@
+/* KV-cache bytes per token, per shard and in flight, and the prefill ->
+ * decode transfer time over a backend (src/plan/calibration.c has the
+ * backend figures and their sources).
+ *
+ *   GQA/MHA: bytes per layer-token = 2 x kv_heads x head_dim x b
+ *   MLA:     bytes per layer-token = (kv_lora_rank + rope_head_dim) x b
+ *   total  = per layer-token x (full layers x T + window layers x min(T, W))
+ *
+ * TP splits GQA KV heads over its ranks (kv_heads / tp each); when TP
+ * exceeds the KV heads each head is replicated on tp / kv_heads ranks. The
+ * MLA latent is shared by all heads, so every TP rank holds all of it. PP
+ * splits layers. Each prefill GPU ships its own shard; replicas are shipped
+ * too unless dedup. */
+#include "plan_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+void collcalc_kv_query_init(collcalc_kv_query *query)
+{
+    if (query == NULL)
+        return;
+    memset(query, 0, sizeof *query);
+    query->dtype = COLLCALC_DTYPE_BF16;
+    query->tp = 1;
+    query->pp = 1;
+    query->gpus_per_node = 1;
+    query->nics_per_node = 1;
+    query->backend = COLLCALC_KV_BACKEND_NCCL;
+}
+
+static collcalc_status check_query(const collcalc_kv_query *q, collcalc_diag *diag)
+{
+    if (q->model == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no model given");
+    if (q->tokens == 0 || q->tokens > COLLCALC_TOKENS_MAX)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "tokens must be between 1 and %llu (got %llu)",
+                                  (unsigned long long)COLLCALC_TOKENS_MAX,
+                                  (unsigned long long)q->tokens);
+    if (collcalc_dtype_bytes(q->dtype) == 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown KV dtype");
+    if (q->tp < 1 || q->tp > 1000000 || q->pp < 1 || q->pp > 1000000)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "tp and pp must be between 1 and 1000000 (got tp %d, pp %d)",
+                                  q->tp, q->pp);
+    if (q->tp > q->model->heads)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "tp %d is larger than %s's %d attention heads", q->tp,
+                                  q->model->name, q->model->heads);
+    if (q->pp > q->model->layers)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "pp %d is larger than %s's %d layers", q->pp, q->model->name,
+                                  q->model->layers);
+    if (!q->with_transfer)
+        return COLLCALC_OK;
+    if (q->gpus_per_node < 1 || q->gpus_per_node > 1000000 || q->nics_per_node < 1 ||
+        q->nics_per_node > 1000000)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "GPUs and NICs per node must be between 1 and 1000000");
+    collcalc_status status = plan_check_link(q->same_domain ? &q->intra : &q->nic,
+                                             q->same_domain ? "intra-node link" : "NIC", diag);
+    if (status != COLLCALC_OK)
+        return status;
+    if (!plan_in_range(q->budget_us, 0.0, 1e12))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "budget must be finite and >= 0");
+    if (q->block_bytes > (UINT64_C(1) << 40))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "block size above 1 TiB");
+    if (q->backend_override) {
+        const collcalc_kv_backend_params *b = &q->backend_params;
+        if (!plan_in_range(b->efficiency, 1e-6, 1.0) || !plan_in_range(b->per_nic_cap_GBps, 0, 1e6) ||
+            !plan_in_range(b->per_node_cap_GBps, 0, 1e6) || !plan_in_range(b->per_block_us, 0, 1e9) ||
+            !plan_in_range(b->setup_us, 0, 1e9))
+            return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                      "backend figures out of range (efficiency in (0, 1], caps "
+                                      "and costs finite, >= 0)");
+    }
+    return COLLCALC_OK;
+}
+
+/* Transfer time of `bytes` over the prefill GPUs' NICs. */
+static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *r,
+                                uint64_t layer_shard_bytes, collcalc_diag *diag)
+{
+    collcalc_kv_backend_params b;
+    if (q->backend_override) {
+        b = q->backend_params;
+        if (b.source == NULL)
+            b.source = "given";
+    } else {
+        collcalc_status status = collcalc_kv_backend_defaults(q->backend, &b, diag);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    r->backend_params = b;
+    int senders = q->tp * q->pp;
+    r->senders = senders;
+    int g = q->gpus_per_node;
+    r->nodes = (senders + g - 1) / g;
+    int per_node = senders < g ? senders : g;
+    double line_per_nic = q->same_domain ? q->intra.bw_GBps : q->nic.bw_GBps;
+    int nics_per_node;
+    if (q->same_domain) {
+        nics_per_node = per_node; /* each GPU on its own NVLink port */
+    } else if (b.multi_nic) {
+        nics_per_node = q->nics_per_node;
+    } else {
+        nics_per_node = per_node < q->nics_per_node ? per_node : q->nics_per_node;
+    }
+    r->nics_used = r->nodes * nics_per_node;
+    double rate = b.efficiency * line_per_nic;
+    if (b.per_nic_cap_GBps > 0 && rate > b.per_nic_cap_GBps && !q->same_domain)
+        rate = b.per_nic_cap_GBps;
+    if (b.per_node_cap_GBps > 0 && !q->same_domain &&
+        rate * nics_per_node > b.per_node_cap_GBps)
+        rate = b.per_node_cap_GBps / nics_per_node;
+    r->line_GBps = line_per_nic * r->nics_used;
+    r->rate_per_nic_GBps = rate;
+    uint64_t nics = (uint64_t)r->nics_used;
+    r->bytes_per_nic = (r->kv_bytes_transferred + nics - 1) / nics;
+    uint64_t block = q->block_bytes != 0 ? q->block_bytes : layer_shard_bytes;
+    if (block == 0)
+        block = 1;
+    r->block_bytes = block;
+    r->blocks_per_nic = (r->bytes_per_nic + block - 1) / block;
+    r->bandwidth_us = (double)r->bytes_per_nic / (rate * 1e3);
+    r->block_overhead_us = (double)r->blocks_per_nic * b.per_block_us;
+    r->setup_us = b.setup_us;
+    double moving = r->bandwidth_us > r->block_overhead_us ? r->bandwidth_us : r->block_overhead_us;
+    r->transfer_us = r->setup_us + moving;
+    r->effective_GBps =
+        r->transfer_us > 0 ? (double)r->kv_bytes_transferred / (r->transfer_us * 1e3) : 0.0;
+    r->dominant = r->bandwidth_us >= r->block_overhead_us + r->setup_us
+                      ? COLLCALC_DOMINANT_BANDWIDTH
+                      : COLLCALC_DOMINANT_LATENCY;
+    if (q->budget_us > 0) {
+        r->has_budget = true;
+        r->fits_budget = r->transfer_us <= q->budget_us;
+        if (r->fits_budget)
+            collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_INFO, "kv-budget-fits", NULL,
+                                  "the KV transfer takes %.1f us of the %.1f us budget (%.0f %%)",
+                                  r->transfer_us, q->budget_us,
+                                  100.0 * r->transfer_us / q->budget_us);
+        else
+            collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_ERROR, "kv-budget-exceeded",
+                                  "ship fewer replicas (dedup), use more NICs or a faster "
+                                  "backend, or shorten the prompt",
+                                  "the KV transfer takes %.1f us, over the %.1f us budget",
+                                  r->transfer_us, q->budget_us);
+    }
+    return COLLCALC_OK;
+}
+
+collcalc_status collcalc_kv_evaluate(const collcalc_kv_query *query, collcalc_kv_result *out_result,
+                                     collcalc_diag *diag)
+{
+    if (query == NULL || out_result == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no KV query");
+    collcalc_status status = check_query(query, diag);
+    if (status != COLLCALC_OK)
+        return status;
+    const collcalc_model_shape *m = query->model;
+    collcalc_kv_result *r = out_result;
+    memset(r, 0, sizeof *r);
+    collcalc_findings_init(&r->findings);
+    uint64_t b = collcalc_dtype_bytes(query->dtype);
+    uint64_t tp = (uint64_t)query->tp, pp = (uint64_t)query->pp;
+
+    uint64_t layer_token;
+    uint64_t shard_num, shard_den; /* a TP rank's fraction of one layer's KV */
+    if (m->attention == COLLCALC_ATTENTION_MLA) {
+        layer_token = (uint64_t)(m->kv_lora_rank + m->rope_head_dim) * b;
+        r->kv_heads_per_shard = 1;
+        r->replication = query->tp;
+        shard_num = 1;
+        shard_den = 1;
+        if (query->tp > 1)
+            collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_WARNING, "kv-mla-replicated",
+                                  "use DP attention (tp 1 per attention replica) to keep one "
+                                  "copy per GPU",
+                                  "the MLA latent is shared by all heads: each of the %d TP "
+                                  "ranks holds all of it (%d copies)", query->tp, query->tp);
+    } else {
+        uint64_t kv = (uint64_t)m->kv_heads;
+        layer_token = 2 * kv * (uint64_t)m->head_dim * b;
+        if (tp <= kv) {
+            r->kv_heads_per_shard = (int)((kv + tp - 1) / tp);
+            r->replication = 1;
+            shard_num = (uint64_t)r->kv_heads_per_shard;
+            shard_den = kv;
+        } else {
+            r->kv_heads_per_shard = 1;
+            r->replication = (int)((tp + kv - 1) / kv);
+            shard_num = 1;
+            shard_den = kv;
+            collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_WARNING, "tp-kv-replication",
+                                  "keep tp <= kv_heads, or ship with dedup",
+                                  "tp %d exceeds %s's %d KV heads: each head is replicated on "
+                                  "%d ranks", query->tp, m->name, m->kv_heads, r->replication);
+        }
+    }
+    r->kv_bytes_per_layer_token = layer_token;
+    r->kv_bytes_per_token = layer_token * (uint64_t)m->layers;
+    uint64_t t = query->tokens;
+    uint64_t window_layers = (uint64_t)m->sliding_window_layers;
+    uint64_t kept = t;
+    if (window_layers > 0 && (uint64_t)m->sliding_window_tokens < t)
+        kept = (uint64_t)m->sliding_window_tokens;
+    r->window_layers = m->sliding_window_layers;
+    r->window_tokens_kept = window_layers > 0 ? kept : 0;
+    uint64_t full_layers = (uint64_t)m->layers - window_layers;
+    uint64_t token_layers = full_layers * t + window_layers * kept; /* < 2^44 */
+    uint64_t per_token_check = 0;
+    if (!plan_mul_u64(layer_token, token_layers, &r->kv_bytes_total) ||
+        !plan_mul_u64(r->kv_bytes_total, (uint64_t)r->replication, &per_token_check))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "KV bytes for %llu tokens of %s overflow 64 bits",
+                                  (unsigned long long)t, m->name);
+    /* One GPU: 1/pp of the layers (the first stage's share, rounded up) and
+     * its TP fraction of each. */
+    uint64_t stage_layers = ((uint64_t)m->layers + pp - 1) / pp;
+    double stage_fraction = (double)stage_layers / (double)m->layers;
+    double shard = (double)r->kv_bytes_total * stage_fraction * (double)shard_num / (double)shard_den;
+    r->kv_bytes_per_shard = (uint64_t)llround(shard);
+    uint64_t copies = (uint64_t)r->replication;
+    r->kv_bytes_transferred = query->dedup ? r->kv_bytes_total : r->kv_bytes_total * copies;
+    if (query->with_transfer) {
+        /* One layer of one GPU's shard: what an engine sends as a block. */
+        uint64_t per_gpu_layer = r->kv_bytes_transferred / (tp * pp) / stage_layers;
+        status = transfer(query, r, per_gpu_layer, diag);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    collcalc_findings_sort(&r->findings);
+    return COLLCALC_OK;
+}

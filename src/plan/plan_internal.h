@@ -1,0 +1,42 @@
+/* Shared helpers of the planners (KV, MoE, placement): costing through the
+ * hook, checked arithmetic, and name tables. Private to src/plan. */
+#ifndef COLLCALC_PLAN_INTERNAL_H
+#define COLLCALC_PLAN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collcalc/plan.h"
+
+#define PLAN_COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+/* Costs query through costing (NULL or a NULL fn = the default). */
+collcalc_status plan_cost(const collcalc_costing *costing, const collcalc_query *query,
+                          collcalc_result *out_result, collcalc_diag *diag);
+
+/* Whether a link's figures are usable: bandwidth finite > 0, alpha finite
+ * >= 0. what names it in the message. */
+collcalc_status plan_check_link(const collcalc_link_params *link, const char *what,
+                                collcalc_diag *diag);
+
+/* Checks the cluster fields a planner reads (G, K >= 1, links). */
+collcalc_status plan_check_cluster(const collcalc_cluster *cluster, collcalc_diag *diag);
+
+/* Case-insensitive ASCII comparison. */
+bool plan_names_equal(const char *a, const char *b);
+
+/* Index of name in words[0..count) ignoring case, or count. */
+size_t plan_word_index(const char *const *words, size_t count, const char *name);
+
+/* Whether x is finite and within [lo, hi]. */
+bool plan_in_range(double x, double lo, double hi);
+
+/* Probability that none of k draws without replacement from n items hits
+ * one of m marked items: C(n - m, k) / C(n, k). */
+double plan_prob_miss(double n, double m, double k);
+
+/* *out = a x b; false (and *out untouched) on overflow. */
+bool plan_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
+
+#endif

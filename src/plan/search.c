@@ -1,0 +1,176 @@
+/* Search over every (TP, EP, PP, DP) factorization of a GPU count, each
+ * costed with collcalc_plan_evaluate and ranked (collcalc/plan.h). The
+ * degrees are divisors of gpus / cp, so a count like 16,384 = 2^14 has a few
+ * hundred candidates; each costs a handful of collectives. */
+#include "plan_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEARCH_DIVISORS_MAX 2048
+
+/* Divisors of n in ascending order (n <= 1,000,000 has at most 240). */
+static size_t divisors(int n, int *out)
+{
+    size_t count = 0;
+    for (int d = 1; d <= n && count < SEARCH_DIVISORS_MAX; d++)
+        if (n % d == 0)
+            out[count++] = d;
+    return count;
+}
+
+/* Ordering of candidates: no error first, then exposed time, then degrees. */
+static bool better(const collcalc_plan_candidate *a, const collcalc_plan_candidate *b)
+{
+    bool a_err = a->errors > 0, b_err = b->errors > 0;
+    if (a_err != b_err)
+        return !a_err;
+    if (a->exposed_us != b->exposed_us)
+        return a->exposed_us < b->exposed_us;
+    if (a->tp != b->tp)
+        return a->tp < b->tp;
+    if (a->ep != b->ep)
+        return a->ep < b->ep;
+    return a->pp < b->pp;
+}
+
+/* Inserts c into the sorted out[0..*count) of at most capacity entries. */
+static void keep_best(collcalc_plan_candidate *out, size_t capacity, size_t *count,
+                      const collcalc_plan_candidate *c)
+{
+    if (capacity == 0)
+        return;
+    size_t n = *count;
+    if (n == capacity && !better(c, &out[n - 1]))
+        return;
+    size_t at = n < capacity ? n : capacity - 1;
+    while (at > 0 && better(c, &out[at - 1])) {
+        out[at] = out[at - 1];
+        at--;
+    }
+    out[at] = *c;
+    if (n < capacity)
+        *count = n + 1;
+}
+
+static void summarize(const collcalc_plan_result *r, collcalc_plan_candidate *c)
+{
+    c->comm_us = r->comm_us;
+    c->exposed_us = r->exposed_us;
+    c->dominant = r->dominant;
+    c->worst = collcalc_findings_worst(&r->findings);
+    for (size_t i = 0; i < r->findings.count; i++) {
+        const collcalc_finding *f = &r->findings.items[i];
+        if (f->severity == COLLCALC_SEVERITY_INFO)
+            continue;
+        if (f->severity == COLLCALC_SEVERITY_ERROR)
+            c->errors++;
+        else
+            c->warnings++;
+        if (c->code_count < COLLCALC_CANDIDATE_CODES_MAX) {
+            memcpy(c->codes[c->code_count], f->code, COLLCALC_FINDING_CODE_MAX);
+            c->code_count++;
+        }
+    }
+}
+
+collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, int gpus,
+                                     collcalc_plan_candidate *out, size_t capacity,
+                                     size_t *out_count, size_t *out_total, collcalc_diag *diag)
+{
+    if (template_query == NULL || out_count == NULL || out_total == NULL ||
+        (out == NULL && capacity > 0))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no search query");
+    *out_count = 0;
+    *out_total = 0;
+    if (gpus < 1 || gpus > 1000000)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "gpus must be between 1 and 1000000 (got %d)", gpus);
+    const collcalc_model_shape *m = template_query->model;
+    if (m == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no model given");
+    int cp = template_query->cp < 1 ? 1 : template_query->cp;
+    if (gpus % cp != 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "cp %d does not divide %d GPUs", cp, gpus);
+    /* Validate the template's other settings once, with a trivial layout. */
+    collcalc_plan_query base = *template_query;
+    base.tp = base.ep = base.pp = base.dp = 1;
+    base.cp = cp;
+    base.gpus = 0;
+    base.redundant_experts = collcalc_model_is_moe(m) ? template_query->redundant_experts : 0;
+    collcalc_status status = collcalc_plan_validate(&base, diag);
+    if (status != COLLCALC_OK)
+        return status;
+
+    int n = gpus / cp;
+    int *divs = malloc(SEARCH_DIVISORS_MAX * sizeof *divs);
+    collcalc_plan_result *result = malloc(sizeof *result);
+    if (divs == NULL || result == NULL) {
+        free(divs);
+        free(result);
+        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory searching plans");
+    }
+    size_t nd = divisors(n, divs);
+    int slots = collcalc_model_is_moe(m) ? m->routed_experts + base.redundant_experts : 1;
+    int micro = template_query->micro_batches;
+    size_t total = 0, kept = 0;
+    for (size_t i = 0; i < nd && status == COLLCALC_OK; i++) {
+        int tp = divs[i];
+        if (tp > m->heads)
+            break;
+        for (size_t j = 0; j < nd && status == COLLCALC_OK; j++) {
+            int ep = divs[j];
+            if (ep > slots || (long)tp * ep > n)
+                break;
+            if (n % (tp * ep) != 0)
+                continue;
+            int rest = n / (tp * ep);
+            for (size_t k = 0; k < nd; k++) {
+                int pp = divs[k];
+                if (pp > m->layers || pp > rest)
+                    break;
+                if (rest % pp != 0)
+                    continue;
+                int dp = rest / pp;
+                collcalc_plan_query q = base;
+                q.tp = tp;
+                q.ep = ep;
+                q.pp = pp;
+                q.dp = dp;
+                /* The template's tokens are the cluster's: split over dp. */
+                uint64_t per_replica =
+                    (template_query->tokens + (uint64_t)dp - 1) / (uint64_t)dp;
+                uint64_t mb = micro > 0 ? (uint64_t)micro
+                              : (template_query->workload == COLLCALC_WORKLOAD_TRAIN
+                                     ? (uint64_t)pp
+                                     : 1u);
+                uint64_t need = (uint64_t)ep * (uint64_t)cp * mb;
+                q.tokens = per_replica < need ? need : per_replica;
+                collcalc_diag local;
+                status = collcalc_plan_evaluate(&q, result, &local);
+                if (status != COLLCALC_OK) {
+                    collcalc_diag_fail(diag, status, "tp %d, ep %d, pp %d, dp %d: %s", tp, ep,
+                                       pp, dp, local.message);
+                    break;
+                }
+                collcalc_plan_candidate c;
+                memset(&c, 0, sizeof c);
+                c.tp = tp;
+                c.ep = ep;
+                c.pp = pp;
+                c.dp = dp;
+                summarize(result, &c);
+                keep_best(out, capacity, &kept, &c);
+                total++;
+            }
+        }
+    }
+    free(divs);
+    free(result);
+    if (status != COLLCALC_OK)
+        return status;
+    *out_count = kept;
+    *out_total = total;
+    return COLLCALC_OK;
+}

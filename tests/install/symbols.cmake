@@ -1,0 +1,89 @@
+cmake_minimum_required(VERSION 3.20)
+# Test (cmake -P): the shared library exports the public API and nothing
+# else. Fails, listing the offenders, when
+#   - a defined dynamic symbol does not start with collcalc_ (a private
+#     function that lost its hidden visibility, a leaked helper), or
+#   - a function declared in include/collcalc/*.h is not exported (its
+#     definition is hidden, so shared-library users cannot link it), or
+#   - an exported collcalc_ symbol is not named in any public header
+#     (exported by accident: an attribute or a pragma left open).
+# Inputs: NM, LIBRARY, INCLUDE_DIR.
+execute_process(COMMAND ${NM} -D --defined-only --format=posix ${LIBRARY}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} -D --defined-only ${LIBRARY} failed: ${err}")
+endif()
+string(REPLACE "\n" ";" lines "${out}")
+set(exported "")
+set(offenders "")
+foreach(line ${lines})
+  if(line MATCHES "^([^ ]+) ([A-Za-z]) ")
+    set(name ${CMAKE_MATCH_1})
+    set(type ${CMAKE_MATCH_2})
+    string(REGEX REPLACE "@.*$" "" name "${name}")
+    list(APPEND exported ${name})
+    if(NOT name MATCHES "^collcalc_")
+      list(APPEND offenders "${name} (nm type ${type})")
+    endif()
+  endif()
+endforeach()
+
+# Functions the public headers declare: identifiers followed by "(" once
+# comments and preprocessor lines are gone.
+file(GLOB headers ${INCLUDE_DIR}/collcalc/*.h)
+set(declared "")
+set(named "")
+foreach(header ${headers})
+  file(READ ${header} text)
+  string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" " " text "${text}")
+  string(REGEX REPLACE "//[^\n]*" "" text "${text}")
+  string(REGEX REPLACE "\\\\\n" " " text "${text}")
+  string(REGEX REPLACE "(^|\n)[ \t]*#[^\n]*" "\n" text "${text}")
+  string(REGEX MATCHALL "collcalc_[A-Za-z0-9_]+" identifiers "${text}")
+  list(APPEND named ${identifiers})
+  # "name(" but not "type (*pointer)(": a function pointer is no symbol.
+  string(REGEX MATCHALL "collcalc_[A-Za-z0-9_]+[ \t\n]*\\([ \t\n]*[^* \t\n]" calls "${text}")
+  foreach(call ${calls})
+    string(REGEX REPLACE "[ \t\n]*\\([ \t\n]*.$" "" name "${call}")
+    list(APPEND declared ${name})
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES declared)
+set(hidden "")
+foreach(name ${declared})
+  if(NOT name IN_LIST exported)
+    list(APPEND hidden ${name})
+  endif()
+endforeach()
+
+set(unnamed "")
+foreach(name ${exported})
+  if(name MATCHES "^collcalc_" AND NOT name IN_LIST named)
+    list(APPEND unnamed ${name})
+  endif()
+endforeach()
+
+list(LENGTH exported exported_count)
+list(LENGTH declared declared_count)
+set(problems "")
+if(offenders)
+  list(JOIN offenders "\n  " text)
+  string(APPEND problems "exported without the collcalc_ prefix (make them static or give "
+                         "them hidden visibility):\n  ${text}\n")
+endif()
+if(hidden)
+  list(JOIN hidden "\n  " text)
+  string(APPEND problems "declared in include/collcalc/ but not exported by ${LIBRARY}:\n  ${text}\n")
+endif()
+if(unnamed)
+  list(JOIN unnamed "\n  " text)
+  string(APPEND problems "exported by ${LIBRARY} but named in no public header:\n  ${text}\n")
+endif()
+if(problems)
+  message(FATAL_ERROR "${problems}")
+endif()
+if(declared_count EQUAL 0)
+  message(FATAL_ERROR "no function declarations found in ${INCLUDE_DIR}/collcalc/*.h")
+endif()
+message(STATUS "${exported_count} symbols exported, all collcalc_*; "
+               "all ${declared_count} functions the public headers declare among them")

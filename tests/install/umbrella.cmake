@@ -1,0 +1,23 @@
+cmake_minimum_required(VERSION 3.20)
+# Test (cmake -P): collcalc/collcalc.h includes every public header, so a
+# program including only it sees the whole API. (tests/CMakeLists.txt also
+# compiles each header, collcalc.h among them, on its own.) Input: INCLUDE_DIR.
+file(READ ${INCLUDE_DIR}/collcalc/collcalc.h umbrella)
+file(GLOB headers RELATIVE ${INCLUDE_DIR}/collcalc ${INCLUDE_DIR}/collcalc/*.h)
+set(missing "")
+foreach(header ${headers})
+  if(header STREQUAL "collcalc.h")
+    continue()
+  endif()
+  string(REPLACE "." "\\." pattern "${header}")
+  if(NOT umbrella MATCHES "#[ \t]*include[ \t]+[\"<]collcalc/${pattern}[\">]")
+    list(APPEND missing collcalc/${header})
+  endif()
+endforeach()
+if(missing)
+  list(JOIN missing ", " text)
+  message(FATAL_ERROR "include/collcalc/collcalc.h does not include: ${text}")
+endif()
+list(LENGTH headers count)
+math(EXPR count "${count} - 1")
+message(STATUS "collcalc.h includes all ${count} other public headers")
