@@ -89,12 +89,6 @@ typedef struct {
     uint64_t size_bytes; /* S, nccl-tests meaning */
     collcalc_cluster cluster;
     double tree_efficiency; /* bandwidth fraction a double binary tree reaches; 0 = default 0.92 */
-    /* TEMPORARY, until every renderer calls collcalc_result_explain and
-     * collcalc_phase_explain: false (a memset query) makes evaluation also
-     * write those sentences into the deprecated `note` fields below, as it
-     * used to; collcalc_query_init sets it true, so evaluation computes
-     * numbers only. Goes away with the `note` fields. */
-    bool skip_legacy_notes;
 } collcalc_query;
 
 /* Which term of the time is larger. */
@@ -137,9 +131,8 @@ typedef enum {
 } collcalc_phase_detail;
 
 #define COLLCALC_MAX_PHASES 8
-/* Size of the deprecated note fields; also a buffer size that holds every
- * sentence collcalc_phase_explain and collcalc_result_explain write. */
-#define COLLCALC_NOTE_MAX 512
+/* A buffer size that holds every sentence collcalc_phase_explain and
+ * collcalc_result_explain write. */
 #define COLLCALC_EXPLAIN_MAX 512
 
 /* One phase: `steps` rounds one after another; in each round every GPU sends
@@ -164,8 +157,6 @@ typedef struct {
     int nics;               /* NICs in the derivation (0 for intra hops) */
     int sharing_gpus;       /* GPUs sharing them (NIC_SHARED; the node that decides) */
     int depth;              /* tree depth (DETAIL_TREE) */
-    char note[COLLCALC_NOTE_MAX]; /* DEPRECATED: collcalc_phase_explain; filled only when
-                                     query.skip_legacy_notes is false */
 } collcalc_phase;
 
 /* What collcalc_result_explain says about a result (bits of `facts`). */
@@ -212,8 +203,6 @@ typedef struct {
     long remote_peers;              /* REMOTE_PEERS: the busiest GPU's peers in other nodes */
     int phase_count;
     collcalc_phase phases[COLLCALC_MAX_PHASES];
-    char note[COLLCALC_NOTE_MAX];   /* DEPRECATED: collcalc_result_explain; filled only when
-                                       query.skip_legacy_notes is false */
 } collcalc_result;
 
 /* Names. Stable lowercase words used on the command line and in JSON/CSV. */
@@ -240,7 +229,7 @@ double collcalc_busbw_factor(collcalc_op op, int gpus);
  *  - cluster: 1 GPU, 1 GPU per node, 1 NIC per node, 1 NIC per GPU, both
  *    links collcalc_link_params_init, no NVLS, no SHARP;
  *  - query: all-reduce of 0 bytes on collcalc_cluster_init, the default
- *    tree efficiency, numbers only (skip_legacy_notes true).
+ *    tree efficiency.
  * NULL is a no-op. */
 void collcalc_link_params_init(collcalc_link_params *params);
 void collcalc_cluster_init(collcalc_cluster *cluster);

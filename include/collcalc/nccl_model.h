@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collcalc/links.h"
+#include "collcalc/platforms.h"
 #include "collcalc/status.h"
 
 #ifdef __cplusplus
@@ -266,6 +268,28 @@ void collcalc_nccl_hardware_init(collcalc_nccl_hardware *hardware);
 collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hardware,
                                             collcalc_nccl_system *out_system,
                                             collcalc_diag *diag);
+
+/* The hardware of `nodes` nodes of a platform preset, each with
+ * gpus_per_node GPUs (0 = the platform's whole NVLink domain; at most that),
+ * driven in `launch` mode. The NIC speed and the PCIe generation come from
+ * the platform's links in `links` (borrowed during the call); NVLink links
+ * per GPU, when the preset leaves them 0 on an NVLink platform, from the
+ * intra link's bandwidth (25 GB/s per link and direction, 50 on SM100).
+ * COLLCALC_ERR_INVALID when the platform does not state its GPU
+ * architecture or a link is missing from `links`. */
+collcalc_status collcalc_nccl_hardware_from_platform(const collcalc_platform *platform,
+                                                     const collcalc_link_table *links, int nodes,
+                                                     int gpus_per_node,
+                                                     collcalc_nccl_launch launch,
+                                                     collcalc_nccl_hardware *out,
+                                                     collcalc_diag *diag);
+
+/* collcalc_nccl_hardware_from_platform, then collcalc_nccl_system_derive. */
+collcalc_status collcalc_nccl_system_from_platform(const collcalc_platform *platform,
+                                                   const collcalc_link_table *links, int nodes,
+                                                   int gpus_per_node, collcalc_nccl_launch launch,
+                                                   collcalc_nccl_system *out_system,
+                                                   collcalc_diag *diag);
 
 /* ------------------------------------------------------------------ */
 /* Options: forcing and corrections. */

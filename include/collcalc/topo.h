@@ -103,14 +103,16 @@ typedef struct {
 } collcalc_topo_options;
 
 /* The parsed matrix and everything derived from it. Owned by the caller,
- * free with collcalc_topo_free. Device indexes: GPUs first in column order
- * as printed (GPU0 at 0), then NICs. */
+ * free with collcalc_topo_free. Device indexes follow the header's column
+ * order (every driver prints the GPUs first: GPU0 at 0, then the NICs). */
 typedef struct {
     int device_count;
     int gpu_count;
     int nic_count;
     collcalc_topo_device devices[COLLCALC_TOPO_DEVICES_MAX];
-    collcalc_topo_cell cells[COLLCALC_TOPO_DEVICES_MAX][COLLCALC_TOPO_DEVICES_MAX]; /* [row][column] */
+    /* [row][column]. Rows a truncated excerpt lost (index >= rows_parsed) are
+     * filled from the columns of the rows kept; between two lost rows: X. */
+    collcalc_topo_cell cells[COLLCALC_TOPO_DEVICES_MAX][COLLCALC_TOPO_DEVICES_MAX];
     long header_line;
     int rows_parsed;  /* complete rows read; < device_count when truncated */
     int truncated;    /* the matrix stopped early (NIC rows missing): see findings */

@@ -72,6 +72,12 @@ static const option_use LINKS_OPTIONS[] = {
     {OPT_BW_BASIS, false, NULL}, END};
 static const option_group LINKS_GROUPS[] = {
     {"What to show", LINKS_OPTIONS}, {"Tables", TABLES}, {"Output", OUTPUT}, {NULL, NULL}};
+static const option_use TOPO_OPTIONS[] = {{OPT_GPU, false, NULL}, {OPT_STRICT, false, NULL}, END};
+static const option_group TOPO_GROUPS[] = {{"Reading", TOPO_OPTIONS}, {"Output", OUTPUT},
+                                           {NULL, NULL}};
+static const option_use DIAGNOSE_OPTIONS[] = {{OPT_STRICT, false, NULL}, END};
+static const option_group DIAGNOSE_GROUPS[] = {{"Checks", DIAGNOSE_OPTIONS}, {"Output", OUTPUT},
+                                               {NULL, NULL}};
 static const option_group PLATFORMS_GROUPS[] = {{"Tables", TABLES}, {"Output", OUTPUT},
                                                 {NULL, NULL}};
 
@@ -122,6 +128,11 @@ static const char *const SWEEP_EXAMPLES[] = {
     "collcalc sweep allreduce -b 8 -e 1G -f 2 --gpus 8 --link nvlink4 --style nccl-tests", NULL};
 static const char *const LINKS_EXAMPLES[] = {"collcalc links --bw-basis headline",
                                              "collcalc links --platform gb200-nvl72", NULL};
+static const char *const TOPO_EXAMPLES[] = {
+    "collcalc topo examples/topo_hgx_h100_10nic.txt",
+    "collcalc topo examples/topo_pcie_switch_pairs.txt --format json", NULL};
+static const char *const DIAGNOSE_EXAMPLES[] = {
+    "collcalc diagnose examples/nccl_debug_socket_fallback.log", NULL};
 static const char *const PLATFORMS_EXAMPLES[] = {"collcalc platforms",
                                                  "collcalc platforms --format csv", NULL};
 
@@ -183,6 +194,23 @@ static const command_spec COMMANDS[] = {
      "give explicitly override the preset. --format json adds the source of every\n"
      "figure.",
      PLATFORMS_GROUPS, PLATFORMS_EXAMPLES, -1},
+    {"topo", cmd_topo, "read nvidia-smi topo -m: NVLink islands, GPU-NIC affinity, TP/EP groups",
+     "FILE|- [--gpu MODEL] [options]",
+     "Reads the output of `nvidia-smi topo -m` (as printed: tabs or spaces, legend\n"
+     "blocks, old and new drivers, a pasted or truncated copy) and reports each GPU\n"
+     "pair's connection (NV#, PIX, PXB, PHB, NODE, SYS) with the bandwidth it implies,\n"
+     "the NVLink islands and whether each is an NVSwitch fabric, each GPU's nearest\n"
+     "NIC and NUMA node, and advice: TP and EP groups, pairs to avoid, a bridge that\n"
+     "looks unseated, GPUDirect RDMA paths that cross the CPU.",
+     TOPO_GROUPS, TOPO_EXAMPLES, -1},
+    {"diagnose", cmd_diagnose, "read an NCCL_DEBUG=INFO log: transports, channels, what went wrong",
+     "FILE|- [--strict] [options]",
+     "Reads an NCCL_DEBUG=INFO log (one rank or many interleaved, any NCCL 2.x,\n"
+     "streamed in bounded memory) and reports the NCCL version, ranks and nodes, the\n"
+     "network plugin and transport, GPUDirect RDMA, channels, the transport of every\n"
+     "ring and tree hop, and findings (error, warning, info) with the lines that show\n"
+     "them and the NCCL_* variable or setting to check next.",
+     DIAGNOSE_GROUPS, DIAGNOSE_EXAMPLES, -1},
 };
 
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };

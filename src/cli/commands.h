@@ -45,5 +45,7 @@ int cmd_compare(cli_context *ctx);
 int cmd_sweep(cli_context *ctx);
 int cmd_links(cli_context *ctx);
 int cmd_platforms(cli_context *ctx);
+int cmd_topo(cli_context *ctx);
+int cmd_diagnose(cli_context *ctx);
 
 #endif

@@ -143,6 +143,22 @@ int cli_read_input(cli_context *ctx, const char *path, char **out_text, size_t *
 
 /* ---- tables --------------------------------------------------------------- */
 
+/* The built-in tables are parsed once per process (tests, fuzzers and
+ * batch run many commands in one) and only when a command needs them;
+ * they live until exit. A user's table is the command's own. */
+static collcalc_link_table *builtin_links;
+static collcalc_platform_table *builtin_platforms;
+
+static int shared_builtin_links(cli_context *ctx, collcalc_link_table **out)
+{
+    collcalc_diag diag;
+    if (builtin_links == NULL &&
+        collcalc_link_table_builtin(&builtin_links, &diag) != COLLCALC_OK)
+        return cli_data_error(ctx, "built-in data/links.json", "%s", diag.message);
+    *out = builtin_links;
+    return 0;
+}
+
 static int load_links(cli_context *ctx)
 {
     collcalc_diag diag;
@@ -151,11 +167,8 @@ static int load_links(cli_context *ctx)
     if (overlay != NULL && only != NULL)
         return cli_usage_error(ctx, "--links-only", "give --links or --links-only, not both");
     const char *path = only != NULL ? only : overlay;
-    if (path == NULL) {
-        if (collcalc_link_table_builtin(&ctx->links, &diag) != COLLCALC_OK)
-            return cli_data_error(ctx, "built-in data/links.json", "%s", diag.message);
-        return 0;
-    }
+    if (path == NULL)
+        return shared_builtin_links(ctx, &ctx->links);
     char *text;
     size_t length;
     int code = cli_read_input(ctx, path, &text, &length);
@@ -165,16 +178,20 @@ static int load_links(cli_context *ctx)
     collcalc_link_table *file = NULL;
     collcalc_status status = collcalc_link_table_parse_named(text, length, shown, &file, &diag);
     free(text);
-    if (status == COLLCALC_OK && only != NULL) {
+    if (status != COLLCALC_OK)
+        return cli_data_error(ctx, NULL, "%s", diag.message);
+    ctx->links_owned = true;
+    if (only != NULL) {
         ctx->links = file;
         return 0;
     }
     collcalc_link_table *builtin = NULL;
-    if (status == COLLCALC_OK)
-        status = collcalc_link_table_builtin(&builtin, &diag);
-    if (status == COLLCALC_OK)
-        status = collcalc_link_table_overlay(builtin, file, &ctx->links, &diag);
-    collcalc_link_table_free(builtin);
+    code = shared_builtin_links(ctx, &builtin);
+    if (code != 0) {
+        collcalc_link_table_free(file);
+        return code;
+    }
+    status = collcalc_link_table_overlay(builtin, file, &ctx->links, &diag);
     collcalc_link_table_free(file);
     if (status != COLLCALC_OK)
         return cli_data_error(ctx, NULL, "%s", diag.message);
@@ -210,7 +227,16 @@ static int load_platforms(cli_context *ctx, const collcalc_link_table *links)
         return cli_usage_error(ctx, "--platforms-only",
                                "give --platforms or --platforms-only, not both");
     const char *path = only != NULL ? only : overlay;
+    if (path == NULL && links == builtin_links) {
+        if (builtin_platforms == NULL &&
+            collcalc_platform_table_builtin(links, &builtin_platforms, &diag) != COLLCALC_OK)
+            return cli_data_error(ctx, "built-in data/platforms.json", "%s", diag.message);
+        ctx->platforms = builtin_platforms;
+        return 0;
+    }
+    ctx->platforms_owned = true;
     if (path == NULL) {
+        /* The built-in presets, checked against the user's merged links. */
         if (collcalc_platform_table_builtin(links, &ctx->platforms, &diag) != COLLCALC_OK)
             return cli_data_error(ctx, "built-in data/platforms.json", "%s", diag.message);
         return 0;
@@ -321,8 +347,10 @@ int cli_finish(cli_context *ctx, int code)
 
 void cli_context_free(cli_context *ctx)
 {
-    collcalc_platform_table_free(ctx->platforms);
+    if (ctx->platforms_owned)
+        collcalc_platform_table_free(ctx->platforms);
     ctx->platforms = NULL;
-    collcalc_link_table_free(ctx->links);
+    if (ctx->links_owned)
+        collcalc_link_table_free(ctx->links);
     ctx->links = NULL;
 }

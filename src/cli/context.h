@@ -32,8 +32,9 @@ typedef struct cli_context {
     parsed_args args;
     output_format format;
 
-    collcalc_link_table *links;         /* owned; NULL until cli_links() */
-    collcalc_platform_table *platforms; /* owned; NULL until cli_platforms() */
+    collcalc_link_table *links;         /* NULL until cli_links() */
+    collcalc_platform_table *platforms; /* NULL until cli_platforms() */
+    bool links_owned, platforms_owned;  /* false: the process-wide built-in table */
     bool stdin_used;                    /* '-' may be read once */
 
     int warning_count; /* printed by cli_finish on success only */

@@ -81,6 +81,11 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_STYLE] = {OPT_STYLE, "style", NULL, 0, "S",
                    "table (default) or nccl-tests (its header, columns and\n"
                    "number formats)"},
+    [OPT_GPU] = {OPT_GPU, "gpu", NULL, 0, "GPU",
+                 "the GPU model or generation (h100, a100, b200, sm90, ...);\n"
+                 "default: inferred from the NVLink bond counts"},
+    [OPT_STRICT] = {OPT_STRICT, "strict", NULL, 0, NULL,
+                    "exit 3 when a finding is an error (for CI gates)"},
     [OPT_FORMAT] = {OPT_FORMAT, "format", NULL, 0, "F", "table (default), json or csv"},
     [OPT_EXPLAIN] = {OPT_EXPLAIN, "explain", NULL, 0, NULL,
                      "show the arithmetic: every phase, its link, steps, bytes,\n"

@@ -50,6 +50,8 @@ typedef enum {
     /* command-specific */
     OPT_PATH,
     OPT_STYLE,
+    OPT_GPU,
+    OPT_STRICT,
     /* output */
     OPT_FORMAT,
     OPT_EXPLAIN,

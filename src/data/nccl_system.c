@@ -33,11 +33,9 @@ static const double inter_sm100[] = {96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22,
  * 721.8 GB/s) that is 1.3 and 1.15. */
 #define NVLS_PEAK_SHARE_HOPPER 1.3
 #define NVLS_PEAK_SHARE_BLACKWELL 1.15
-/* NVLSTree per-channel network speed: NVIDIA's 2-node HGX H100 NVLSTree
- * result (~465 GB/s busbw, nccl-tests#309) is what NCCL's formula gives with
- * 15 GB/s per channel on 16 channels over 8 x 400G NICs: 60 % of each
- * channel's share of the NICs (the tree's up and down traffic share them). */
-#define NVLS_TREE_NIC_SHARE 0.6
+/* NVLS/NVLSTree per-channel network speed across nodes: the NICs' share
+ * per channel, as the ring's (highest inter-node speed <= NICs x speed /
+ * channels). */
 
 void collcalc_nccl_hardware_init(collcalc_nccl_hardware *hardware)
 {
@@ -274,10 +272,115 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
         if (hw->nodes > 1) {
             double nic_total = (double)hw->nics_per_node * hw->nic_GBps;
             nvls.bw_inter_GBps =
-                speed_at_most(sm, true, nic_total * NVLS_TREE_NIC_SHARE / NVLS_CHANNELS);
+                speed_at_most(sm, true, nic_total / NVLS_CHANNELS);
             out->graphs[COLLCALC_NCCL_NVLS_TREE] = nvls;
         }
         out->graphs[COLLCALC_NCCL_NVLS] = nvls;
     }
     return COLLCALC_OK;
+}
+
+/* NCCL's PCI figure (topo.h: width x per-lane rate / 80) from a PCIe link's
+ * bandwidth per direction: Gen3 x16 (15.75) 12, Gen4 24, Gen5 48, Gen6 96. */
+static double nccl_pci_GBps(double per_direction)
+{
+    if (per_direction <= 16.0)
+        return 12.0;
+    if (per_direction <= 32.0)
+        return 24.0;
+    if (per_direction <= 64.0)
+        return 48.0;
+    return 96.0;
+}
+
+collcalc_status collcalc_nccl_hardware_from_platform(const collcalc_platform *platform,
+                                                     const collcalc_link_table *links, int nodes,
+                                                     int gpus_per_node,
+                                                     collcalc_nccl_launch launch,
+                                                     collcalc_nccl_hardware *out,
+                                                     collcalc_diag *diag)
+{
+    if (platform == NULL || links == NULL || out == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no platform, links or output");
+    if (platform->gpu_arch == COLLCALC_GPU_ARCH_UNKNOWN)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "platform '%s' does not state its GPU architecture (gpu_arch), "
+                                  "which NCCL's model needs",
+                                  platform->name);
+    if (nodes < 1 || nodes > 100000)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "nodes must be 1..100000 (got %d)",
+                                  nodes);
+    if (gpus_per_node < 0 || gpus_per_node > platform->gpus_per_node)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "platform '%s' has %d GPUs per node (NVLink domain); %d do not "
+                                  "fit",
+                                  platform->name, platform->gpus_per_node, gpus_per_node);
+    const collcalc_link *intra = collcalc_link_table_find(links, platform->intra_link);
+    const collcalc_link *inter = collcalc_link_table_find(links, platform->inter_link);
+    if (intra == NULL || inter == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "platform '%s': link '%s' or '%s' is not in the link table",
+                                  platform->name, platform->intra_link, platform->inter_link);
+    collcalc_nccl_hardware_init(out);
+    out->sm = (int)platform->gpu_arch;
+    switch (platform->cpu_vendor) {
+    case COLLCALC_CPU_VENDOR_INTEL: out->cpu = COLLCALC_NCCL_CPU_INTEL; break;
+    case COLLCALC_CPU_VENDOR_AMD: out->cpu = COLLCALC_NCCL_CPU_AMD; break;
+    case COLLCALC_CPU_VENDOR_ARM: out->cpu = COLLCALC_NCCL_CPU_ARM; break;
+    default: out->cpu = COLLCALC_NCCL_CPU_OTHER; break;
+    }
+    switch (platform->transport) {
+    case COLLCALC_TRANSPORT_ROCE: out->transport = COLLCALC_NCCL_NET_ROCE; break;
+    case COLLCALC_TRANSPORT_EFA: out->transport = COLLCALC_NCCL_NET_EFA; break;
+    case COLLCALC_TRANSPORT_TCPX: out->transport = COLLCALC_NCCL_NET_TCPX; break;
+    case COLLCALC_TRANSPORT_TCPXO: out->transport = COLLCALC_NCCL_NET_TCPXO; break;
+    case COLLCALC_TRANSPORT_SOCKET: out->transport = COLLCALC_NCCL_NET_SOCKET; break;
+    default: out->transport = COLLCALC_NCCL_NET_IB; break; /* IB, or not stated */
+    }
+    out->gpus_per_node = gpus_per_node > 0 ? gpus_per_node : platform->gpus_per_node;
+    out->nodes = nodes;
+    out->launch = launch;
+    bool nvlink = intra->link_class == COLLCALC_LINK_CLASS_NVLINK;
+    out->nvlink_links_per_gpu = 0;
+    if (nvlink) {
+        out->nvlink_links_per_gpu = platform->nvlink_links_per_gpu;
+        if (out->nvlink_links_per_gpu == 0) {
+            double per_link = out->sm >= 100 ? 50.0 : 25.0;
+            double count = floor(intra->bw_per_direction_GBps / per_link + 0.5);
+            out->nvlink_links_per_gpu = count < 1.0 ? 1 : count > 64.0 ? 64 : (int)count;
+        }
+    }
+    out->nvswitch = nvlink && platform->nvswitch;
+    out->nvls = platform->nvls;
+    out->p2p = platform->p2p;
+    const collcalc_link *host =
+        platform->host_link[0] != '\0' ? collcalc_link_table_find(links, platform->host_link)
+                                       : NULL;
+    if (!nvlink && intra->link_class == COLLCALC_LINK_CLASS_PCI)
+        host = intra;
+    out->pci_bw_GBps = host != NULL ? nccl_pci_GBps(host->bw_per_direction_GBps) : 24.0;
+    out->nics_per_node = platform->nics_per_node;
+    /* A partial node drives its share of the NICs (at least one). */
+    if (out->gpus_per_node < platform->gpus_per_node) {
+        long long share = (long long)platform->nics_per_node * out->gpus_per_node /
+                          platform->gpus_per_node;
+        out->nics_per_node = share < 1 ? 1 : (int)share;
+    }
+    out->nic_GBps = inter->bw_per_direction_GBps;
+    return COLLCALC_OK;
+}
+
+collcalc_status collcalc_nccl_system_from_platform(const collcalc_platform *platform,
+                                                   const collcalc_link_table *links, int nodes,
+                                                   int gpus_per_node, collcalc_nccl_launch launch,
+                                                   collcalc_nccl_system *out_system,
+                                                   collcalc_diag *diag)
+{
+    collcalc_nccl_hardware hardware;
+    collcalc_status status = collcalc_nccl_hardware_from_platform(platform, links, nodes,
+                                                                  gpus_per_node, launch,
+                                                                  &hardware, diag);
+    if (status != COLLCALC_OK)
+        return status;
+    return collcalc_nccl_system_derive(&hardware, out_system, diag);
 }

@@ -191,7 +191,6 @@ void collcalc_query_init(collcalc_query *query)
     query->op = COLLCALC_OP_ALLREDUCE;
     collcalc_cluster_init(&query->cluster);
     query->tree_efficiency = 0.0; /* the default, COLLCALC_TREE_EFFICIENCY_DEFAULT */
-    query->skip_legacy_notes = true;
 }
 
 void collcalc_cluster_single_link(int gpus, const collcalc_link_params *link,
@@ -325,7 +324,6 @@ static collcalc_status evaluate_row(const collcalc_query *query, const algorithm
     r->facts = ctx.last < ctx.g ? COLLCALC_FACT_PARTIAL_LAST_NODE : 0u;
     r->remote_peers = 0;
     r->phase_count = 0;
-    r->note[0] = '\0';
 
     if (ctx.p > 1)
         entry->build(&ctx);
@@ -336,8 +334,6 @@ static collcalc_status evaluate_row(const collcalc_query *query, const algorithm
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "%s %s: the figures overflow (size or cluster too large)",
                                   collcalc_algo_name(entry->algo), collcalc_op_name(query->op));
-    if (!query->skip_legacy_notes)
-        fill_legacy_notes(query, r);
     return COLLCALC_OK;
 }
 

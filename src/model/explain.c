@@ -310,8 +310,9 @@ size_t collcalc_result_explain(const collcalc_query *query, const collcalc_resul
     }
     if (facts & COLLCALC_FACT_NVLS_TREE) {
         separate(&t, 0, " ");
-        put(&t, "NVLS inside each node (S in, S/G back; then S/G in, S back), the network between "
-                "nodes (NCCL's NVLSTree when pipelined)%s.",
+        put(&t, "NVLS inside each node (each GPU sends S and gets its reduced S/G back, then sends "
+                "S/G and gets all of S back), the network between nodes (NCCL's NVLSTree when "
+                "pipelined)%s.",
             (facts & COLLCALC_FACT_SHARP) ? ", where SHARP reduces in the switches" : "");
     }
     if (facts & COLLCALC_FACT_PARTIAL_LAST_NODE) {
@@ -320,12 +321,4 @@ size_t collcalc_result_explain(const collcalc_query *query, const collcalc_resul
             r->gpus_in_last_node);
     }
     return t.len;
-}
-
-void fill_legacy_notes(const collcalc_query *query, collcalc_result *result)
-{
-    for (int i = 0; i < result->phase_count; i++)
-        collcalc_phase_explain(query, result, i, result->phases[i].note,
-                               sizeof result->phases[i].note);
-    collcalc_result_explain(query, result, result->note, sizeof result->note);
 }

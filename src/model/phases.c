@@ -169,7 +169,6 @@ collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent, lo
     phase->nics = how->nics;
     phase->sharing_gpus = how->sharing_gpus;
     phase->depth = 0;
-    phase->note[0] = '\0';
     return phase;
 }
 

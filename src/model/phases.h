@@ -121,7 +121,4 @@ void build_pairwise(build_ctx *ctx);
 void build_hierarchical(build_ctx *ctx);
 void build_nvls(build_ctx *ctx);
 
-/* explain.c: fills the deprecated note fields (query.skip_legacy_notes false). */
-void fill_legacy_notes(const collcalc_query *query, collcalc_result *result);
-
 #endif

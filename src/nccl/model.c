@@ -55,20 +55,23 @@ static const double fix_transport_step_us[COLLCALC_NCCL_NUM_TRANSPORTS] = {
     30.0  /* socket */
 };
 
-/* The ramp (doc/MODEL.md section 3): NVLS and NVLSTree stream through the
- * switch in fixed-size chunks per channel, so reaching the plateau costs a
- * pipeline fill that NCCL's lat + S/bw leaves out. Hockney's n-half form:
- * the bandwidth term becomes (S + S * F / (S + F)) / bw, i.e. an extra
- * F / bw for large S and a doubled term for small S. F is the bytes in
- * flight when the pipeline is full: NVLS's chunk (128 KiB per channel)
- * x 16 channels x a 12-deep pipeline (NCCL_STEPS 8 + the switch's reduce and
- * multicast stages) ~ 24 MiB, which is the ~100 us NVLS lag the 8x H100 run
- * shows at 128 MiB - 1 GiB (and the 2-node NVLSTree run at 128 MiB). */
-#define FIX_RAMP_NVLS_FILL_BYTES (24.0 * 1048576.0)
-/* Ring and Tree reach their plateau sooner (the ring's per-step chunks are
- * already in NCCL's formula); their ramp is the channel shrink alone: every
- * channel is one CTA on one SM, so a call that runs on fewer channels gets
- * proportionally less bandwidth. */
+/* The ramp (doc/MODEL.md section 3): NCCL's Simple protocol moves data in
+ * chunks of 2 MiB per channel (a 4 MiB buffer in NCCL_STEPS = 8 slots, 4
+ * slots per chunk), and a call reaches full speed only once every channel
+ * has a chunk in flight: a pipeline fill of F = channels x 2 MiB that NCCL's
+ * lat + S/bw leaves out. In Hockney's n-half form the bandwidth term becomes
+ * (S + F * S / (S + F)) / bw: about F / bw extra for large S (~120 us on
+ * 8x H100 NVLS, ~180 us on an 8x A100 ring, the lag both runs show from
+ * 128 MiB to 1 GiB) and a doubled term for small S. Multi-node rings are
+ * left out: NCCL already multiplies their Simple latency by its 1.4 plateau
+ * factor, its own stand-in for the same effect (and the 2-node IB ring run
+ * is on time without more). LL and LL128 carry their flags with the data
+ * and have no separate chunk steps; their ramp is the channel shrink alone:
+ * every channel is one CTA on one SM, so a call that runs on fewer channels
+ * gets proportionally less bandwidth. Through host memory (SHM, below) the
+ * transport stages data in its own buffers; the serial copies are the
+ * SHM correction and no fill is added. */
+#define FIX_RAMP_CHUNK_BYTES (2.0 * 1048576.0)
 
 /* Shared memory through the host when CUDA P2P is unavailable: the sender
  * copies into a host buffer (one PCIe crossing), the receiver copies out
@@ -191,6 +194,7 @@ typedef struct {
     const collcalc_nccl_constants *k;
     collcalc_nccl_func func;
     int p, nodes, ppn, scale, nsteps;
+    unsigned fix; /* the options' corrections */
     int row;     /* arch row of the per-arch tables */
     int ll_row;  /* row of llMaxBws */
     bool x86;
@@ -255,6 +259,12 @@ static collcalc_nccl_unavailable availability(const ctx_t *c, collcalc_nccl_algo
         if (c->nodes > 1)
             ok = ok && (g->type_inter <= COLLCALC_NCCL_PATH_PXB ||
                         (s->min_sm >= 90 && g->type_inter <= COLLCALC_NCCL_PATH_PXN));
+        /* The EFA plugin (aws-ofi-nccl) turns LL128 off: EFA's RDMA writes
+         * do not land in the 128-byte order LL128's flags rely on. NCCL's
+         * own rule cannot see the transport, so this is a correction. */
+        if ((c->fix & COLLCALC_NCCL_FIX_TRANSPORT) && c->nodes > 1 &&
+            s->transport == COLLCALC_NCCL_NET_EFA)
+            ok = false;
         if (!ok)
             return COLLCALC_NCCL_NO_HARDWARE;
     }
@@ -574,6 +584,23 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
         if (alg > cap)
             alg = cap;
     }
+    /* NVLSTree runs an NVLS reduce-scatter and all-gather inside each node
+     * around the network step, so it cannot beat that node's NVLS: its
+     * algbw is capped at what the NVLS formula gives for the node alone
+     * (2.28+ shape, bwInter = bwIntra). NVIDIA's 2-node HGX H100 NVLSTree
+     * run reaches ~470 GB/s busbw, the single-node NVLS figure, not the
+     * 765 that NCCL 2.30's formula gives for 8 x 400G. */
+    if ((fix & COLLCALC_NCCL_FIX_NVLS_CAP) && a == COLLCALC_NCCL_NVLS_TREE) {
+        const collcalc_nccl_graph *g = &s->graphs[a];
+        double nch = (double)g->nchannels;
+        double eff = c->k->nvls_efficiency[c->row] > 0.0 ? c->k->nvls_efficiency[c->row] : 0.85;
+        double per = 2.0 * eff * g->bw_intra_GBps * (nch - 1.0) / nch;
+        if (per > g->bw_intra_GBps)
+            per = g->bw_intra_GBps;
+        double cap = nch * per * (double)c->p / (double)c->nsteps;
+        if (alg > cap)
+            alg = cap;
+    }
     if ((fix & COLLCALC_NCCL_FIX_FABRIC) && c->nodes > 2)
         alg *= s->fabric_efficiency;
     if ((fix & COLLCALC_NCCL_FIX_RAMP) && cand->channels > 0)
@@ -585,7 +612,7 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
     if ((fix & COLLCALC_NCCL_FIX_LAUNCH) && s->launch == COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS)
         launch = (double)(c->ppn - 1) * FIX_LAUNCH_US_PER_GPU;
     if ((fix & COLLCALC_NCCL_FIX_SYMMETRIC) && c->k->symmetric_kernels && s->symmetric &&
-        c->nodes == 1 && cand->proto != COLLCALC_NCCL_SIMPLE) {
+        c->nodes == 1) {
         double floor_us = c->row >= COLLCALC_NCCL_BLACKWELL || s->min_sm >= 100
                               ? FIX_SYMMETRIC_BLACKWELL_US
                               : FIX_SYMMETRIC_HOPPER_US;
@@ -597,10 +624,12 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
     lat += launch;
 
     double band = alg > 0.0 ? bytes / (1000.0 * alg) : 0.0;
-    if ((fix & COLLCALC_NCCL_FIX_RAMP) &&
-        (a == COLLCALC_NCCL_NVLS || a == COLLCALC_NCCL_NVLS_TREE) && alg > 0.0)
-        band += (FIX_RAMP_NVLS_FILL_BYTES * bytes / (bytes + FIX_RAMP_NVLS_FILL_BYTES)) /
-                (1000.0 * alg);
+    bool shm = (fix & COLLCALC_NCCL_FIX_SHM) && !s->p2p && c->nodes == 1;
+    if ((fix & COLLCALC_NCCL_FIX_RAMP) && cand->proto == COLLCALC_NCCL_SIMPLE && alg > 0.0 &&
+        !(a == COLLCALC_NCCL_RING && c->nodes > 1) && !shm) {
+        double fill = (double)cand->channels * FIX_RAMP_CHUNK_BYTES;
+        band += (fill * bytes / (bytes + fill)) / (1000.0 * alg);
+    }
     cand->latency_pred_us = lat;
     cand->bandwidth_pred_us = band;
     cand->time_us = lat + band;
@@ -635,6 +664,7 @@ collcalc_status collcalc_nccl_predict(const collcalc_nccl_system *system,
     c.sys = system;
     c.k = constants;
     c.func = func;
+    c.fix = options->corrections;
     c.p = system->nranks;
     c.nodes = system->nnodes;
     c.ppn = c.p / c.nodes;

@@ -329,6 +329,18 @@ static bool parse_unsigned(const char *token, uint64_t *out)
     return true;
 }
 
+/* A token as it may be echoed in one line of text: control bytes become
+ * '?', long tokens are cut with "...". */
+static void show_token(char *out, size_t size, const char *token)
+{
+    size_t used = 0;
+    for (const char *p = token; *p != '\0' && used + 1 < size; p++)
+        out[used++] = ((unsigned char)*p < 0x20 || *p == 0x7f) ? '?' : *p;
+    out[used] = '\0';
+    if (token[used] != '\0' && size >= 4)
+        memcpy(out + size - 4, "...", 4);
+}
+
 static bool is_integer_token(const char *token)
 {
     if (!is_digit(token[0]))
@@ -374,8 +386,13 @@ static bool parse_printed(const char *token, double *out, double *half_unit)
         if (negative)
             power = -power;
     }
+    long scale = power - decimals;
+    if (scale < -330)
+        scale = -330;
+    if (scale > 300)
+        scale = 300;
     *out = value;
-    *half_unit = 0.5 * pow(10.0, (double)(power - decimals));
+    *half_unit = 0.5 * pow(10.0, (double)scale);
     return true;
 }
 
@@ -748,7 +765,9 @@ static collcalc_status read_row(collcalc_nccl_tests_reader *reader, char **token
         }
         if (!ok) {
             char reason[96];
-            snprintf(reason, sizeof reason, "'%.24s' is not a valid value for field %d", token,
+            char shown[28];
+            show_token(shown, sizeof shown, token);
+            snprintf(reason, sizeof reason, "'%s' is not a valid value for field %d", shown,
                      i + 1);
             if (defaulted) {
                 reader->have_layout = false;
@@ -847,6 +866,14 @@ static void read_preamble(collcalc_nccl_tests_reader *reader, char **tokens, int
     }
 }
 
+/* Text kept from the input is shown to people: no control bytes. */
+static void printable(char *text)
+{
+    for (char *p = text; *p != '\0'; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
+
 /* "#  Rank  0 Group  0 Pid  31745 on HOST device  0 [0000:b4:00] NVIDIA ..." */
 static void read_device(collcalc_nccl_tests_reader *reader, const char *text, char **tokens,
                         int count, long line)
@@ -897,6 +924,7 @@ static void read_device(collcalc_nccl_tests_reader *reader, const char *text, ch
     if (run->gpu_model[0] == '\0') {
         memcpy(run->gpu_model, model, length);
         run->gpu_model[length] = '\0';
+        printable(run->gpu_model);
     } else if (strlen(run->gpu_model) != length || strncmp(run->gpu_model, model, length) != 0) {
         if (!reader->models_differ)
             reader->models_differ_line = line;
@@ -922,6 +950,7 @@ static void copy_word_after(const char *text, const char *marker, char *target, 
         length = size - 1;
     memcpy(target, at, length);
     target[length] = '\0';
+    printable(target);
 }
 
 /* A *_perf binary named anywhere in a line ("$ ./build/all_reduce_perf -b 8",
@@ -1136,9 +1165,12 @@ static void check_measurement(const collcalc_nccl_tests_measurement *m, const ro
     memset(out, 0, sizeof *out);
     if (!m->present || !(m->time_us > 0.0))
         return;
+    double expected = (double)size / m->time_us / 1e3;
+    if (!isfinite(expected) || !isfinite(m->algbw_GBps * (factor > 0.0 ? factor : 1.0)))
+        return; /* a time so small that nothing meaningful follows */
     double lo, hi;
     algbw_from_time(size, m->time_us, r->time, &lo, &hi);
-    out->expected_algbw_GBps = (double)size / m->time_us / 1e3;
+    out->expected_algbw_GBps = expected;
     bool algbw_ok = admits(m->algbw_GBps, r->algbw, lo, hi);
     out->algbw = algbw_ok ? COLLCALC_NCCL_TESTS_CHECK_OK : COLLCALC_NCCL_TESTS_CHECK_MISMATCH;
     if (factor < 0.0)
@@ -1247,6 +1279,8 @@ static column_evidence read_columns(const collcalc_nccl_tests_run *run)
         const collcalc_nccl_tests_read_row *row = &run->rows[i];
         int bytes = collcalc_nccl_tests_type_bytes(row->row.type);
         if (!row->has_count || !row->has_type || row->row.count == 0 || bytes == 0)
+            continue;
+        if (row->row.count > UINT64_MAX / (uint64_t)bytes)
             continue;
         uint64_t unit = row->row.count * (uint64_t)bytes;
         e.known = true;

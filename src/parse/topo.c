@@ -554,6 +554,15 @@ static collcalc_status read_lines(topo_reader *reader, const char *text, size_t 
     return COLLCALC_OK;
 }
 
+/* Cells of the rows the excerpt lost, from the columns of the rows it kept
+ * (the matrix is symmetric); cells between two lost rows stay X. */
+static void fill_missing_rows(collcalc_topo *topo)
+{
+    for (int i = topo->rows_parsed; i < topo->device_count; i++)
+        for (int j = 0; j < topo->rows_parsed; j++)
+            topo->cells[i][j] = topo->cells[j][i];
+}
+
 /* After the last line: the GPU rows must all be there; missing NIC rows are
  * a truncated excerpt (a warning). */
 static collcalc_status check_rows(topo_reader *reader)
@@ -580,6 +589,7 @@ static collcalc_status check_rows(topo_reader *reader)
                                   topo->header_line);
     }
     topo->truncated = 1;
+    fill_missing_rows(topo);
     long at = reader->short_row >= 0 ? reader->short_row_line : reader->last_line;
     collcalc_finding *finding = collcalc_findings_add(
         &topo->advice, COLLCALC_SEVERITY_WARNING, "topo-truncated",

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "collcalc/links.h"
+#include "collcalc/cluster_spec.h"
 #include "collcalc/platforms.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -85,6 +86,45 @@ static void check_platform(const collcalc_platform_table *table,
     require(memchr(p->topology_source, '\0', COLLCALC_TEXT_MAX) != NULL);
     require(memchr(p->nics_source, '\0', COLLCALC_TEXT_MAX) != NULL);
     require(memchr(p->nvls_source, '\0', COLLCALC_TEXT_MAX) != NULL);
+    require(memchr(p->arch_source, '\0', COLLCALC_TEXT_MAX) != NULL);
+    require(memchr(p->transport_source, '\0', COLLCALC_TEXT_MAX) != NULL);
+    require(memchr(p->fabric_source, '\0', COLLCALC_TEXT_MAX) != NULL);
+    /* The inputs of the NCCL-faithful model. */
+    require(strcmp(collcalc_cpu_vendor_name(p->cpu_vendor), "unknown") != 0 ||
+            p->cpu_vendor == COLLCALC_CPU_VENDOR_UNKNOWN);
+    require(strcmp(collcalc_transport_name(p->transport), "unknown") != 0 ||
+            p->transport == COLLCALC_TRANSPORT_UNKNOWN);
+    require(strcmp(collcalc_gpu_arch_name(p->gpu_arch), "unknown") != 0 ||
+            p->gpu_arch == COLLCALC_GPU_ARCH_UNKNOWN);
+    require(p->nics_per_gpu >= 1 && p->nics_per_gpu <= 16);
+    require(p->nvlink_links_per_gpu >= 0 && p->nvlink_links_per_gpu <= 64);
+    if (p->nvls)
+        require(p->nvswitch && (p->gpu_arch == COLLCALC_GPU_ARCH_UNKNOWN ||
+                                p->gpu_arch >= COLLCALC_GPU_ARCH_SM90));
+    if (p->nvswitch || p->nvlink_links_per_gpu > 0)
+        require(intra->link_class == COLLCALC_LINK_CLASS_NVLINK);
+}
+
+/* The loader and the resolver apply the same rules: every platform the
+ * loader accepts resolves, alone (one node) and across two nodes. */
+static void check_resolves(const collcalc_platform_table *table,
+                           const collcalc_link_table *links, const collcalc_platform *p)
+{
+    collcalc_cluster_spec spec;
+    collcalc_cluster_spec_init(&spec);
+    memcpy(spec.platform, p->name, sizeof spec.platform);
+    collcalc_cluster cluster;
+    collcalc_cluster_info info;
+    collcalc_diag diag;
+    require(collcalc_cluster_resolve(&spec, links, table, &cluster, &info, &diag) ==
+            COLLCALC_OK);
+    require(cluster.gpus == p->gpus_per_node && info.nodes == 1);
+    require(cluster.nvls_intra == p->nvls);
+    spec.nodes = 2;
+    require(collcalc_cluster_resolve(&spec, links, table, &cluster, &info, &diag) ==
+            COLLCALC_OK);
+    require(cluster.nics_per_node == p->nics_per_node);
+    require(info.warning_count <= COLLCALC_CLUSTER_WARNINGS_MAX);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -110,8 +150,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const collcalc_platform *p = collcalc_platform_table_at(table, i);
         require(p != NULL);
         check_platform(table, links, p);
+        check_resolves(table, links, p);
     }
     require(collcalc_platform_table_at(table, count) == NULL);
+
+    /* On top of the built-in presets. */
+    collcalc_platform_table *builtin = NULL, *merged = NULL;
+    require(collcalc_platform_table_builtin(links, &builtin, &diag) == COLLCALC_OK);
+    status = collcalc_platform_table_overlay(builtin, table, &merged, &diag);
+    if (status == COLLCALC_OK) {
+        size_t merged_count = collcalc_platform_table_count(merged);
+        for (size_t i = 0; i < merged_count; i++)
+            check_platform(merged, links, collcalc_platform_table_at(merged, i));
+        require(merged_count + collcalc_platform_table_replaced_count(merged) ==
+                collcalc_platform_table_count(builtin) + count);
+        collcalc_platform_table_free(merged);
+    } else {
+        require(status == COLLCALC_ERR_INVALID && merged == NULL && diag.message[0] != '\0');
+    }
+    collcalc_platform_table_free(builtin);
     collcalc_platform_table_free(table);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* libFuzzer target for the units module: every parser on arbitrary text,
- * every formatter on what parsed and on arbitrary doubles, with the module's
- * invariants checked by abort(). */
+ * every formatter on what parsed and on arbitrary doubles, the echo and
+ * did-you-mean helpers, with the invariants checked by abort(): one number
+ * grammar (nothing with an exponent is accepted) and bounded messages. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +21,42 @@ static void check_diag(collcalc_status status, const collcalc_diag *diag)
         abort();
     const char *end = memchr(diag->message, '\0', sizeof diag->message);
     if (end == NULL || end == diag->message || strchr(diag->message, '\n') != NULL)
+        abort();
+    /* The input is echoed at most twice, 60 bytes (4 when escaped) each,
+     * plus a unit list: never the whole of a long input. */
+    if ((size_t)(end - diag->message) > 2 * COLLCALC_ECHO_BUFFER + 200)
+        abort();
+}
+
+/* Accepted text never holds an exponent: no quantity unit contains 'e'. */
+static void check_no_exponent(const char *text)
+{
+    if (strchr(text, 'e') != NULL || strchr(text, 'E') != NULL)
+        abort();
+}
+
+static void check_echo_and_suggest(const char *text, size_t length)
+{
+    char echo[COLLCALC_ECHO_BUFFER];
+    collcalc_echo_n(echo, sizeof echo, text, length);
+    size_t echoed = strlen(echo);
+    if (echoed > COLLCALC_ECHO_MAX * 4 + 3)
+        abort();
+    for (const char *p = echo; *p != '\0'; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7F)
+            abort();
+    static const char *const known[] = {"nvlink5", "ib-ndr", "hgx-h100", "ring", "allreduce"};
+    const char *found[COLLCALC_SUGGEST_MAX];
+    size_t count = collcalc_suggest(text, known, 5, found, COLLCALC_SUGGEST_MAX);
+    if (count > COLLCALC_SUGGEST_MAX)
+        abort();
+    for (size_t i = 0; i < count; i++)
+        if (collcalc_edit_distance(text, found[i]) > 3 ||
+            collcalc_edit_distance(text, found[i]) != collcalc_edit_distance(found[i], text))
+            abort();
+    char hint[160];
+    collcalc_suggest_text(hint, sizeof hint, text, known, 5);
+    if ((count == 0) != (hint[0] == '\0'))
         abort();
 }
 
@@ -94,9 +131,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     uint64_t bytes = 0;
     status = collcalc_parse_size_bytes(text, &bytes, &diag);
-    if (status == COLLCALC_OK)
+    if (status == COLLCALC_OK) {
+        check_no_exponent(text);
         check_size_round_trip(bytes);
-    else
+    } else
         check_diag(status, &diag);
 
     double us = -1.0;
@@ -104,6 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (status == COLLCALC_OK) {
         if (!isfinite(us) || us < 0.0)
             abort();
+        check_no_exponent(text);
         check_all_formats(us);
     } else {
         check_diag(status, &diag);
@@ -114,6 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (status == COLLCALC_OK) {
         if (!isfinite(GBps) || !(GBps > 0.0))
             abort();
+        check_no_exponent(text);
         check_all_formats(GBps);
     } else {
         check_diag(status, &diag);
@@ -124,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (status == COLLCALC_OK) {
         if (count < 1 || count > 1000000)
             abort();
+        check_no_exponent(text);
     } else {
         check_diag(status, &diag);
     }
@@ -133,10 +174,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (status == COLLCALC_OK) {
         if (!isfinite(number) || number < -1e6 || number > 1e6)
             abort();
+        check_no_exponent(text);
         check_all_formats(number);
     } else {
         check_diag(status, &diag);
     }
+
+    check_echo_and_suggest(text, length);
 
     /* The raw bytes as a double reach nan, inf, denormals and the extremes. */
     if (size >= sizeof(double)) {

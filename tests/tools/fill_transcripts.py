@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Re-runs every '$ collcalc ...' line in README.md ```console blocks (or in
+"""Re-runs every '$ collcalc ... [< FILE]' line in README.md ```console blocks (or in
 tests/cli/*.t files) and writes the tool's current output below it.
 
 Use after an intentional change of output, then read the diff: the golden
@@ -13,8 +13,12 @@ import sys
 
 
 def run(binary, command):
+    stdin_text = None
+    if " < " in command:
+        command, path = command.rsplit(" < ", 1)
+        stdin_text = open(path).read()
     args = shlex.split(command)[1:]
-    proc = subprocess.run([binary] + args, capture_output=True, text=True)
+    proc = subprocess.run([binary] + args, capture_output=True, text=True, input=stdin_text)
     lines = [proc.stdout.rstrip("\n")] if proc.stdout else []
     for err in proc.stderr.splitlines():
         lines.append("[stderr] " + err)

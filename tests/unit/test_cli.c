@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One transcript: "$ collcalc ARGS" then the expected stdout, optionally
+/* One transcript: "$ collcalc ARGS [< FILE]" then the expected stdout, optionally
  * "[stderr] LINE" lines and "[exit N]" (default 0). A transcript ends at
  * the next "$ " line or the end of the block. */
 typedef struct {
@@ -43,7 +43,15 @@ static int run_transcripts(const char *origin, const char *text, size_t length)
         if ((is_command || at_end) && active) {
             count++;
             t.expected_out[t.out_length] = '\0';
-            test_cli_run run = test_cli_line(NULL, t.command);
+            /* "... < FILE" feeds FILE (relative to the source tree) on stdin. */
+            char *stdin_text = NULL;
+            char *redirect = strstr(t.command, " < ");
+            if (redirect != NULL) {
+                *redirect = '\0';
+                stdin_text = test_read_file(test_source_path(redirect + 3), NULL);
+            }
+            test_cli_run run = test_cli_line(stdin_text, t.command);
+            free(stdin_text);
             if (run.exit_code != t.expected_exit || strcmp(run.out, t.expected_out) != 0 ||
                 strcmp(run.err, t.expected_err) != 0) {
                 print_error("%s: $ %s\n--- exit %d (expected %d)\n--- stdout:\n%s--- expected:\n%s"
@@ -317,6 +325,15 @@ static void platform_tables(void **state)
     snprintf(command, sizeof command,
              "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --algo ring "
              "--nics-per-node 8 --format csv",
+             file);
+    run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 0);
+    /* A GPU drives one NIC: 4 GPUs use 4 of the 8 NICs, min(450, 4 x 50) = 200 */
+    assert_non_null(strstr(run.out, ",199."));
+    test_cli_run_free(&run);
+    snprintf(command, sizeof command,
+             "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --algo ring "
+             "--nics-per-node 8 --nics-per-gpu 2 --format csv",
              file);
     run = test_cli_line(NULL, command);
     assert_int_equal(run.exit_code, 0);

@@ -768,7 +768,6 @@ static void init_functions(void **state)
     collcalc_query_init(&q);
     assert_int_equal(q.op, COLLCALC_OP_ALLREDUCE);
     assert_true(q.size_bytes == 0);
-    assert_true(q.skip_legacy_notes);
     assert_close(q.tree_efficiency, 0.0, 0.0);
     /* the caller must give the links' bandwidth */
     collcalc_diag diag;

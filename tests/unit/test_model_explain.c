@@ -302,25 +302,34 @@ static void explain_is_snprintf_like(void **state)
     assert_memory_equal(small, full, sizeof small - 1);
 }
 
-/* Evaluation writes no text unless the (temporary) legacy switch asks; then
- * the deprecated note fields hold exactly the explain sentences. */
-static void legacy_notes_are_the_explain_sentences(void **state)
+/* A result does not depend on what the buffer held before, and its
+ * sentences come from the numbers alone: evaluating into garbage, copying
+ * the result, or re-evaluating give the same text. */
+static void results_are_plain_values(void **state)
 {
     (void)state;
     collcalc_query q = cluster_query(COLLCALC_OP_ALLREDUCE, 100000000, 9, 8, 8);
-    collcalc_result r;
-    memset(&r, 'x', sizeof r);
-    r = eval(&q, COLLCALC_ALGO_RING);
-    assert_string_equal(r.note, "");
-    assert_string_equal(r.phases[0].note, "");
-    q.skip_legacy_notes = false;
-    r = eval(&q, COLLCALC_ALGO_RING);
-    char text[COLLCALC_EXPLAIN_MAX];
-    result_text(&q, &r, text);
-    assert_string_equal(r.note, text);
-    assert_true(strlen(text) > 0);
-    phase_text(&q, &r, 0, text);
-    assert_string_equal(r.phases[0].note, text);
+    collcalc_result a, b;
+    memset(&a, 'x', sizeof a);
+    memset(&b, 0, sizeof b);
+    a = eval(&q, COLLCALC_ALGO_RING);
+    b = eval(&q, COLLCALC_ALGO_RING);
+    assert_int_equal(a.phase_count, b.phase_count);
+    assert_true(a.time_us == b.time_us && a.busbw_GBps == b.busbw_GBps);
+    assert_int_equal(a.facts, b.facts);
+    char ta[COLLCALC_EXPLAIN_MAX], tb[COLLCALC_EXPLAIN_MAX];
+    collcalc_result copy = a;
+    for (int i = 0; i < a.phase_count; i++) {
+        phase_text(&q, &copy, i, ta);
+        phase_text(&q, &b, i, tb);
+        assert_string_equal(ta, tb);
+        assert_true(a.phases[i].label == b.phases[i].label); /* static strings */
+        assert_string_equal(a.phases[i].link, "nvlink4+ib-ndr");
+    }
+    result_text(&q, &copy, ta);
+    result_text(&q, &b, tb);
+    assert_string_equal(ta, tb);
+    assert_true(strlen(ta) > 0);
 }
 
 /* The shapes the property test runs over. */
@@ -508,7 +517,7 @@ int main(void)
         cmocka_unit_test(fastest_reads_the_row),
         cmocka_unit_test(sentences),
         cmocka_unit_test(explain_is_snprintf_like),
-        cmocka_unit_test(legacy_notes_are_the_explain_sentences),
+        cmocka_unit_test(results_are_plain_values),
         cmocka_unit_test(properties_over_clusters),
         cmocka_unit_test(monotone_in_resources),
     };

@@ -215,8 +215,8 @@ static void test_strict_loader(void **state)
     "{\"name\": \"" name "\", \"layers\": 4, \"hidden_size\": 256, \"attention\": \"gqa\", "      \
     "\"heads\": 8, \"kv_heads\": 2, \"head_dim\": 32, \"ffn_intermediate\": 1024, "           \
     "\"params_billion\": 1}"
-    expect_refused("{\"schema_version\": 1, \"models\": [" TINY("a") ", " TINY("A") "]}",
-                   "models[1].name: 'A' is already the name of models[0]");
+    expect_refused("{\"schema_version\": 1, \"models\": [" TINY("a") ", " TINY("a") "]}",
+                   "models[1].name: 'a' is already the name of models[0]");
     expect_refused("{\"schema_version\": 1, \"models\": [" TINY("a") "], \"models\": []}",
                    "models");
 #undef TINY

@@ -7,7 +7,9 @@
 
 #include "support.h"
 
+#include "collcalc/links.h"
 #include "collcalc/nccl_model.h"
+#include "collcalc/platforms.h"
 
 /* cmocka's assert_float_equal works in float; these figures need double. */
 #define assert_near(a, b, tolerance) assert_true(fabs((double)(a) - (double)(b)) <= (tolerance))
@@ -296,12 +298,19 @@ static void test_corrections(void **state)
     collcalc_nccl_options all;
     collcalc_nccl_options_init(&all);
     collcalc_nccl_options none = faithful();
-    /* Process per GPU, P2P, 1 node: at 1 GiB nothing changes. */
+    /* At 1 GiB only the ramp applies: Simple's pipeline fill of 16 channels
+     * x 2 MiB, F x S / (S + F) more bytes at the same bandwidth. */
     collcalc_nccl_prediction a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 1u << 30);
     collcalc_nccl_prediction b = predict(&s, &none, COLLCALC_NCCL_ALLREDUCE, 1u << 30);
     assert_int_equal(a.selected, b.selected);
-    assert_near(collcalc_nccl_selected(&a)->time_us, collcalc_nccl_selected(&b)->time_us,
-                       1e-9);
+    double size = 1073741824.0, fill = 16.0 * 2097152.0, alg = 320.0 * 8.0 / 14.0;
+    assert_near(collcalc_nccl_selected(&a)->time_us,
+                collcalc_nccl_selected(&b)->time_us + fill * size / (size + fill) / (1000.0 * alg),
+                1e-6);
+    all.corrections &= ~(unsigned)COLLCALC_NCCL_FIX_RAMP;
+    a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 1u << 30);
+    assert_near(collcalc_nccl_selected(&a)->time_us, collcalc_nccl_selected(&b)->time_us, 1e-9);
+    collcalc_nccl_options_init(&all);
     /* Single process driving 8 GPUs: 7 launches x 4 us more. */
     s.launch = COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS;
     a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 8);
@@ -371,6 +380,77 @@ static void test_properties(void **state)
     assert_non_null(strstr(diag.message, "divide"));
 }
 
+static void test_from_platform(void **state)
+{
+    (void)state;
+    collcalc_diag diag;
+    collcalc_link_table *links = NULL;
+    collcalc_platform_table *platforms = NULL;
+    assert_int_equal(collcalc_link_table_builtin(&links, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_platform_table_builtin(links, &platforms, &diag), COLLCALC_OK);
+    collcalc_nccl_system s;
+    const collcalc_platform *h100 = collcalc_platform_table_find(platforms, "hgx-h100");
+    assert_non_null(h100);
+    assert_int_equal(collcalc_nccl_system_from_platform(h100, links, 2, 0,
+                                                        COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, &s,
+                                                        &diag),
+                     COLLCALC_OK);
+    assert_int_equal(s.nranks, 16);
+    assert_int_equal(s.min_sm, 90);
+    assert_int_equal(s.graphs[COLLCALC_NCCL_RING].nchannels, 8);
+    assert_near(s.graphs[COLLCALC_NCCL_RING].bw_inter_GBps, 48.0, 1e-12);
+    assert_true(s.nvls_support);
+    assert_int_equal(s.graphs[COLLCALC_NCCL_NVLS_TREE].nchannels, 16);
+    /* 8 GPUs of one NVL72 domain: one NCCL node of 8 Blackwell GPUs. */
+    const collcalc_platform *nvl72 = collcalc_platform_table_find(platforms, "gb200-nvl72");
+    assert_non_null(nvl72);
+    collcalc_nccl_hardware hw;
+    assert_int_equal(collcalc_nccl_hardware_from_platform(nvl72, links, 1, 8,
+                                                          COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU,
+                                                          &hw, &diag),
+                     COLLCALC_OK);
+    assert_int_equal(hw.gpus_per_node, 8);
+    assert_int_equal(hw.sm, 100);
+    assert_int_equal(hw.cpu, COLLCALC_NCCL_CPU_ARM);
+    assert_int_equal(hw.nvlink_links_per_gpu, 18);
+    assert_int_equal(collcalc_nccl_hardware_from_platform(nvl72, links, 1, 73,
+                                                          COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU,
+                                                          &hw, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "72"));
+    /* p4de: EFA, 4 x 100G per node: ring 4 x 12, the tree 2 channels per NIC. */
+    const collcalc_platform *p4de = collcalc_platform_table_find(platforms, "aws-p4de");
+    assert_non_null(p4de);
+    assert_int_equal(collcalc_nccl_system_from_platform(p4de, links, 2, 0,
+                                                        COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, &s,
+                                                        &diag),
+                     COLLCALC_OK);
+    assert_int_equal(s.transport, COLLCALC_NCCL_NET_EFA);
+    assert_int_equal(s.graphs[COLLCALC_NCCL_RING].nchannels, 4);
+    assert_near(s.graphs[COLLCALC_NCCL_RING].bw_inter_GBps, 12.0, 1e-12);
+    assert_int_equal(s.graphs[COLLCALC_NCCL_TREE].nchannels, 8);
+    /* Every preset with an architecture derives and predicts. */
+    collcalc_nccl_options o;
+    collcalc_nccl_options_init(&o);
+    for (size_t i = 0; i < collcalc_platform_table_count(platforms); i++) {
+        const collcalc_platform *pl = collcalc_platform_table_at(platforms, i);
+        collcalc_status status = collcalc_nccl_system_from_platform(
+            pl, links, 4, 0, COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, &s, &diag);
+        if (pl->gpu_arch == COLLCALC_GPU_ARCH_UNKNOWN) {
+            assert_int_equal(status, COLLCALC_ERR_INVALID);
+            continue;
+        }
+        assert_int_equal(status, COLLCALC_OK);
+        for (int f = 0; f < COLLCALC_NCCL_NUM_FUNCS; f++) {
+            collcalc_nccl_prediction p = predict(&s, &o, (collcalc_nccl_func)f, 1u << 26);
+            assert_non_null(collcalc_nccl_selected(&p));
+            assert_true(collcalc_nccl_selected(&p)->busbw_GBps > 0.0);
+        }
+    }
+    collcalc_platform_table_free(platforms);
+    collcalc_link_table_free(links);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_derive),
         cmocka_unit_test(test_corrections),
         cmocka_unit_test(test_properties),
+        cmocka_unit_test(test_from_platform),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

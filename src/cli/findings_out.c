@@ -1,0 +1,101 @@
+/* Findings for people and scripts; bounded line reading (findings_out.h). */
+#include "findings_out.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const record_column FINDING_COLUMNS[] = {
+    {"severity", "severity", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"code", "code", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"message", "finding", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"next_step", "next step", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"lines", "lines", FIELD_TEXT, COLUMN_MACHINE, NULL},
+};
+static const record_schema FINDING_SCHEMA = {"findings", 5, FINDING_COLUMNS};
+
+static void line_list(char *buffer, size_t size, const collcalc_finding *finding)
+{
+    size_t used = 0;
+    buffer[0] = '\0';
+    for (int i = 0; i < finding->line_count && used < size; i++)
+        used += (size_t)snprintf(buffer + used, size - used, "%s%ld", i ? " " : "",
+                                 finding->lines[i]);
+}
+
+void findings_add(document *doc, const collcalc_findings *findings)
+{
+    record_set *set = doc_records(doc, &FINDING_SCHEMA);
+    records_machine_only(set);
+    for (size_t i = 0; i < findings->count; i++) {
+        const collcalc_finding *f = &findings->items[i];
+        char lines[128];
+        line_list(lines, sizeof lines, f);
+        record_begin(set);
+        record_text(set, "severity", collcalc_severity_name(f->severity));
+        record_text(set, "code", f->code);
+        record_text(set, "message", f->message);
+        record_text(set, "next_step", f->next_step);
+        record_text(set, "lines", lines);
+        if (lines[0] != '\0')
+            doc_text(doc, "%-8s%s (line%s %s)", collcalc_severity_name(f->severity), f->message,
+                     f->line_count > 1 ? "s" : "", lines);
+        else
+            doc_text(doc, "%-8s%s", collcalc_severity_name(f->severity), f->message);
+        if (f->next_step[0] != '\0')
+            doc_text(doc, "        next: %s", f->next_step);
+    }
+    if (findings->dropped > 0)
+        doc_note(doc, "%zu more findings did not fit", findings->dropped);
+}
+
+int read_lines(cli_context *ctx, const char *path, size_t max_line, line_fn fn, void *context)
+{
+    bool from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin && ctx->stdin_used)
+        return cli_usage_error(ctx, NULL, "standard input ('-') can be read only once");
+    FILE *file = from_stdin ? ctx->in : fopen(path, "rb");
+    const char *shown = from_stdin ? "<stdin>" : path;
+    if (file == NULL)
+        return cli_data_error(ctx, shown, "cannot open: %s", strerror(errno));
+    if (from_stdin)
+        ctx->stdin_used = true;
+    char *line = malloc(max_line + 2);
+    if (line == NULL) {
+        if (!from_stdin)
+            fclose(file);
+        return cli_data_error(ctx, shown, "out of memory");
+    }
+    long number = 0;
+    size_t length = 0;
+    int c;
+    while ((c = getc(file)) != EOF) {
+        if (c == '\n') {
+            fn(context, line, length, ++number);
+            length = 0;
+            continue;
+        }
+        if (length < max_line) /* past it the line is cut: the rest is dropped */
+            line[length++] = (char)c;
+    }
+    if (length > 0)
+        fn(context, line, length, ++number);
+    bool failed = ferror(file) != 0;
+    free(line);
+    if (!from_stdin)
+        fclose(file);
+    if (failed)
+        return cli_data_error(ctx, shown, "read error");
+    return 0;
+}
+
+int input_operand(cli_context *ctx, const char **out_path)
+{
+    if (ctx->args.positional_count == 0)
+        return cli_usage_error(ctx, NULL, "missing the input: a FILE, or '-' for standard input");
+    if (ctx->args.positional_count > 1)
+        return cli_usage_error(ctx, NULL, "one input at a time (got '%.60s' too)",
+                               ctx->args.positionals[1]);
+    *out_path = ctx->args.positionals[0];
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* Findings (advice, diagnoses, rule checks) as records and lines for people,
+ * the same for every command that has them; and reading an input file line
+ * by line in bounded memory. */
+#ifndef COLLCALC_CLI_FINDINGS_OUT_H
+#define COLLCALC_CLI_FINDINGS_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "collcalc/findings.h"
+#include "context.h"
+#include "record.h"
+
+/* Adds the "findings" list (severity, code, message, next_step, lines) and,
+ * for people, one block per finding, most severe first. */
+void findings_add(document *doc, const collcalc_findings *findings);
+
+/* Calls line_fn for each line of path ('-' = stdin), without its newline;
+ * lines longer than max_line bytes are cut to max_line (the rest is read
+ * and dropped), so memory stays bounded for any input. Returns 0 or an exit
+ * code (a file that cannot be opened or read). */
+typedef void (*line_fn)(void *context, const char *line, size_t length, long number);
+int read_lines(cli_context *ctx, const char *path, size_t max_line, line_fn fn, void *context);
+
+/* The single FILE operand of a reader command (or '-'): usage error when
+ * missing or doubled. */
+int input_operand(cli_context *ctx, const char **out_path);
+
+#endif

@@ -1,0 +1,144 @@
+$ collcalc topo examples/topo_hgx_h100_10nic.txt
+8 GPUs, 10 NICs; hopper (25.0 GB/s per NVLink per direction, PCIe Gen5): NV18 is Hopper (H100/H200/H20, NVLink 4, 25 GB/s per link per direction) or Blackwell (B200/GB200, NVLink 5, 50 GB/s): ambiguous, Hopper assumed (450 GB/s per GPU); give the GPU (sm100) for Blackwell's 900 GB/s.
+
+        GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7
+GPU0       X  NV18  NV18  NV18  NV18  NV18  NV18  NV18
+GPU1    NV18     X  NV18  NV18  NV18  NV18  NV18  NV18
+GPU2    NV18  NV18     X  NV18  NV18  NV18  NV18  NV18
+GPU3    NV18  NV18  NV18     X  NV18  NV18  NV18  NV18
+GPU4    NV18  NV18  NV18  NV18     X  NV18  NV18  NV18
+GPU5    NV18  NV18  NV18  NV18  NV18     X  NV18  NV18
+GPU6    NV18  NV18  NV18  NV18  NV18  NV18     X  NV18
+GPU7    NV18  NV18  NV18  NV18  NV18  NV18  NV18     X
+
+NVLink islands:
+island  GPUs    NVLinks  all-to-all  NVSwitch   per GPU
+     0  GPU0-7       18         yes       yes  450 GB/s
+
+device  island    NVLink  NUMA  CPUs            nearest NIC  via
+GPU0         0  450 GB/s     0  0-55,112-167    NIC0         PIX
+GPU1         0  450 GB/s     0  0-55,112-167    NIC1         PIX
+GPU2         0  450 GB/s     0  0-55,112-167    NIC2         PIX
+GPU3         0  450 GB/s     0  0-55,112-167    NIC5         PIX
+GPU4         0  450 GB/s     1  56-111,168-223  NIC6         PIX
+GPU5         0  450 GB/s     1  56-111,168-223  NIC7         PIX
+GPU6         0  450 GB/s     1  56-111,168-223  NIC8         PIX
+GPU7         0  450 GB/s     1  56-111,168-223  NIC9         PIX
+
+Advice:
+warning Matrix truncated at row NIC3 (line 14): 11 of 18 rows present; all 8 GPU rows are complete, so GPU pairs and GPU-to-NIC paths are kept, rows NIC3..NIC9 are missing. (line 14)
+        next: Paste the whole output of nvidia-smi topo -m (with its NIC Legend) to see NIC-to-NIC paths.
+info    NV18 is Hopper (H100/H200/H20, NVLink 4, 25 GB/s per link per direction) or Blackwell (B200/GB200, NVLink 5, 50 GB/s): ambiguous, Hopper assumed (450 GB/s per GPU); give the GPU (sm100) for Blackwell's 900 GB/s. (line 2)
+        next: Give the GPU (sm80, sm90, sm100, or a name such as h100) when the guess is wrong.
+info    NVLink island of 8 GPUs (GPU0-GPU7): NV18 between every pair, an NVSwitch fabric: 450 GB/s per direction per GPU (18 links x 25 GB/s). (lines 3 4 5 6 7 8 9 10)
+info    Suggested TP groups: {GPU0-GPU7} (TP up to 8 stays inside one NVLink island, 450 GB/s per direction per GPU). (line 3)
+info    EP groups: the all-to-all NVLink island (largest: 8 GPUs, every pair NV18, 450 GB/s per direction per GPU); GPUs listed by island: {GPU0-GPU7}.
+info    Nearest NIC per GPU (best class; +N more at the same class): GPU0->NIC0, GPU1->NIC1, GPU2->NIC2, GPU3->NIC5, GPU4->NIC6, GPU5->NIC7, GPU6->NIC8, GPU7->NIC9. (line 2)
+info    GPUs on 2 NUMA nodes: NUMA 0: GPU0-GPU3 (CPUs 0-55,112-167); NUMA 1: GPU4-GPU7 (CPUs 56-111,168-223). (line 2)
+        next: Bind each rank's threads and host buffers to its GPU's NUMA node (numactl --cpunodebind, or the launcher's CPU binding).
+$ collcalc topo examples/topo_pcie_switch_pairs.txt
+8 GPUs, 0 NICs; unknown (25.0 GB/s per NVLink per direction, PCIe Gen4): No NVLink; GPU not identified, so PCIe Gen4 is assumed for the PCIe estimates (give the GPU to change it).
+
+        GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7
+GPU0       X   PIX   PHB   PHB   SYS   SYS   SYS   SYS
+GPU1     PIX     X   PHB   PHB   SYS   SYS   SYS   SYS
+GPU2     PHB   PHB     X   PIX   SYS   SYS   SYS   SYS
+GPU3     PHB   PHB   PIX     X   SYS   SYS   SYS   SYS
+GPU4     SYS   SYS   SYS   SYS     X   PIX   PHB   PHB
+GPU5     SYS   SYS   SYS   SYS   PIX     X   PHB   PHB
+GPU6     SYS   SYS   SYS   SYS   PHB   PHB     X   PIX
+GPU7     SYS   SYS   SYS   SYS   PHB   PHB   PIX     X
+
+No NVLink: every GPU is an island of one.
+
+device  island  NVLink  NUMA  CPUs         nearest NIC  via
+GPU0         0   0 B/s     0  0-13,28-41   -            -
+GPU1         1   0 B/s     0  0-13,28-41   -            -
+GPU2         2   0 B/s     0  0-13,28-41   -            -
+GPU3         3   0 B/s     0  0-13,28-41   -            -
+GPU4         4   0 B/s     1  14-27,42-55  -            -
+GPU5         5   0 B/s     1  14-27,42-55  -            -
+GPU6         6   0 B/s     1  14-27,42-55  -            -
+GPU7         7   0 B/s     1  14-27,42-55  -            -
+
+Advice:
+info    No NVLink; GPU not identified, so PCIe Gen4 is assumed for the PCIe estimates (give the GPU to change it). (line 2)
+        next: Give the GPU (sm80, sm90, sm100, or a name such as h100) when the guess is wrong.
+info    No NVLink at all: P2P over PCIe (4 PIX, 8 PHB, 16 SYS), expect about 25.2 GB/s per direction between GPUs on PCIe Gen4 (x16 line rate 31.50 GB/s), less through the host bridge or across sockets. (line 2)
+        next: Measure with nvbandwidth or p2pBandwidthLatencyTest; if NCCL logs show 'via SHM', PCIe P2P is off (IOMMU/ACS, VM): check NCCL_P2P_LEVEL and NCCL_P2P_DISABLE.
+info    Best GPU pairs are behind one PCIe switch (PIX): use them as TP=2 groups: (GPU0, GPU1), (GPU2, GPU3), (GPU4, GPU5), (GPU6, GPU7) (about 25.2 GB/s per direction over PCIe Gen4). (lines 3 4 5 6 7 8 9 10)
+        next: Map each TP group onto one of these sets; keep larger TP off this box's PCIe.
+info    EP groups within one CPU socket: {GPU0-GPU3}, {GPU4-GPU7} (no SYS pair inside); an all-to-all spanning them crosses the CPU interconnect at about 12.6 GB/s per direction.
+info    Pairs to avoid: 16 GPU pairs are SYS (e.g. GPU0-GPU4), crossing the CPU interconnect at about 12.6 GB/s per direction; the sets without a SYS pair are {GPU0-GPU3}, {GPU4-GPU7}. (line 3)
+        next: Keep TP and EP groups inside one of the sets; only DP or PP traffic should cross.
+info    GPUs on 2 NUMA nodes: NUMA 0: GPU0-GPU3 (CPUs 0-13,28-41); NUMA 1: GPU4-GPU7 (CPUs 14-27,42-55). (line 2)
+        next: Bind each rank's threads and host buffers to its GPU's NUMA node (numactl --cpunodebind, or the launcher's CPU binding).
+$ collcalc topo examples/topo_pcie_switch_pairs.txt --format json
+{"schema_version":1,"command":"topo","query":{"file":"examples/topo_pcie_switch_pairs.txt","gpus":8,"nics":0,"generation":"unknown","generation_inferred":true,"nvlink_per_link_GBps":25,"pcie_gen":4,"truncated":false},"islands":[{"island":0,"gpus":"GPU0","gpu_count":1,"min_bonds":0,"max_bonds":0,"all_to_all":false,"nvswitch":false,"per_gpu_GBps":0},{"island":1,"gpus":"GPU1","gpu_count":1,"min_bonds":0,"max_bonds":0,"all_to_all":false,"nvswitch":false,"per_gpu_GBps":0},{"island":2,"gpus":"GPU2","gpu_count":1,"min_bonds":0,"max_bonds":0,"all_to_all":false,"nvswitch":false,"per_gpu_GBps":0},{"island":3,"gpus":"GPU3","gpu_count":1,"min_bonds":0,"max_bonds":0,"all_to_all":false,"nvswitch":false,"per_gpu_GBps":0},{"island":4,"gpus":"GPU4","gpu_count":1,"min_bonds":0,"max_bonds":0,"all_to_all":false,"nvswitch":false,"per_gpu_GBps":0},{"island":5,"gpus":"GPU5","gpu_count":1,"min_bonds":0,"max_bonds":0,"all_to_all":false,"nvswitch":false,"per_gpu_GBps":0},{"island":6,"gpus":"GPU6","gpu_count":1,"min_bonds":0,"max_bonds":0,"all_to_all":false,"nvswitch":false,"per_gpu_GBps":0},{"island":7,"gpus":"GPU7","gpu_count":1,"min_bonds":0,"max_bonds":0,"all_to_all":false,"nvswitch":false,"per_gpu_GBps":0}],"gpus":[{"name":"GPU0","kind":"gpu","legend_name":null,"island":0,"nvlink_GBps":0,"numa_node":0,"cpu_affinity":"0-13,28-41","nearest_nics":null,"nearest_nic_class":null,"line":3},{"name":"GPU1","kind":"gpu","legend_name":null,"island":1,"nvlink_GBps":0,"numa_node":0,"cpu_affinity":"0-13,28-41","nearest_nics":null,"nearest_nic_class":null,"line":4},{"name":"GPU2","kind":"gpu","legend_name":null,"island":2,"nvlink_GBps":0,"numa_node":0,"cpu_affinity":"0-13,28-41","nearest_nics":null,"nearest_nic_class":null,"line":5},{"name":"GPU3","kind":"gpu","legend_name":null,"island":3,"nvlink_GBps":0,"numa_node":0,"cpu_affinity":"0-13,28-41","nearest_nics":null,"nearest_nic_class":null,"line":6},{"name":"GPU4","kind":"gpu","legend_name":null,"island":4,"nvlink_GBps":0,"numa_node":1,"cpu_affinity":"14-27,42-55","nearest_nics":null,"nearest_nic_class":null,"line":7},{"name":"GPU5","kind":"gpu","legend_name":null,"island":5,"nvlink_GBps":0,"numa_node":1,"cpu_affinity":"14-27,42-55","nearest_nics":null,"nearest_nic_class":null,"line":8},{"name":"GPU6","kind":"gpu","legend_name":null,"island":6,"nvlink_GBps":0,"numa_node":1,"cpu_affinity":"14-27,42-55","nearest_nics":null,"nearest_nic_class":null,"line":9},{"name":"GPU7","kind":"gpu","legend_name":null,"island":7,"nvlink_GBps":0,"numa_node":1,"cpu_affinity":"14-27,42-55","nearest_nics":null,"nearest_nic_class":null,"line":10}],"nics":[],"matrix":[{"from":"GPU0","to":"GPU1","connection":"PIX","bonds":0,"bw_GBps":25.200000000000003},{"from":"GPU0","to":"GPU2","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU0","to":"GPU3","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU0","to":"GPU4","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU0","to":"GPU5","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU0","to":"GPU6","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU0","to":"GPU7","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU1","to":"GPU0","connection":"PIX","bonds":0,"bw_GBps":25.200000000000003},{"from":"GPU1","to":"GPU2","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU1","to":"GPU3","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU1","to":"GPU4","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU1","to":"GPU5","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU1","to":"GPU6","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU1","to":"GPU7","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU2","to":"GPU0","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU2","to":"GPU1","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU2","to":"GPU3","connection":"PIX","bonds":0,"bw_GBps":25.200000000000003},{"from":"GPU2","to":"GPU4","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU2","to":"GPU5","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU2","to":"GPU6","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU2","to":"GPU7","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU3","to":"GPU0","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU3","to":"GPU1","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU3","to":"GPU2","connection":"PIX","bonds":0,"bw_GBps":25.200000000000003},{"from":"GPU3","to":"GPU4","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU3","to":"GPU5","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU3","to":"GPU6","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU3","to":"GPU7","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU4","to":"GPU0","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU4","to":"GPU1","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU4","to":"GPU2","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU4","to":"GPU3","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU4","to":"GPU5","connection":"PIX","bonds":0,"bw_GBps":25.200000000000003},{"from":"GPU4","to":"GPU6","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU4","to":"GPU7","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU5","to":"GPU0","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU5","to":"GPU1","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU5","to":"GPU2","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU5","to":"GPU3","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU5","to":"GPU4","connection":"PIX","bonds":0,"bw_GBps":25.200000000000003},{"from":"GPU5","to":"GPU6","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU5","to":"GPU7","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU6","to":"GPU0","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU6","to":"GPU1","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU6","to":"GPU2","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU6","to":"GPU3","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU6","to":"GPU4","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU6","to":"GPU5","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU6","to":"GPU7","connection":"PIX","bonds":0,"bw_GBps":25.200000000000003},{"from":"GPU7","to":"GPU0","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU7","to":"GPU1","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU7","to":"GPU2","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU7","to":"GPU3","connection":"SYS","bonds":0,"bw_GBps":12.600000000000001},{"from":"GPU7","to":"GPU4","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU7","to":"GPU5","connection":"PHB","bonds":0,"bw_GBps":18.9},{"from":"GPU7","to":"GPU6","connection":"PIX","bonds":0,"bw_GBps":25.200000000000003}],"findings":[{"severity":"info","code":"topo-gpu-generation","message":"No NVLink; GPU not identified, so PCIe Gen4 is assumed for the PCIe estimates (give the GPU to change it).","next_step":"Give the GPU (sm80, sm90, sm100, or a name such as h100) when the guess is wrong.","lines":"2"},{"severity":"info","code":"topo-no-nvlink","message":"No NVLink at all: P2P over PCIe (4 PIX, 8 PHB, 16 SYS), expect about 25.2 GB/s per direction between GPUs on PCIe Gen4 (x16 line rate 31.50 GB/s), less through the host bridge or across sockets.","next_step":"Measure with nvbandwidth or p2pBandwidthLatencyTest; if NCCL logs show 'via SHM', PCIe P2P is off (IOMMU/ACS, VM): check NCCL_P2P_LEVEL and NCCL_P2P_DISABLE.","lines":"2"},{"severity":"info","code":"topo-tp-groups","message":"Best GPU pairs are behind one PCIe switch (PIX): use them as TP=2 groups: (GPU0, GPU1), (GPU2, GPU3), (GPU4, GPU5), (GPU6, GPU7) (about 25.2 GB/s per direction over PCIe Gen4).","next_step":"Map each TP group onto one of these sets; keep larger TP off this box's PCIe.","lines":"3 4 5 6 7 8 9 10"},{"severity":"info","code":"topo-ep-groups","message":"EP groups within one CPU socket: {GPU0-GPU3}, {GPU4-GPU7} (no SYS pair inside); an all-to-all spanning them crosses the CPU interconnect at about 12.6 GB/s per direction.","next_step":"","lines":""},{"severity":"info","code":"topo-avoid-sys","message":"Pairs to avoid: 16 GPU pairs are SYS (e.g. GPU0-GPU4), crossing the CPU interconnect at about 12.6 GB/s per direction; the sets without a SYS pair are {GPU0-GPU3}, {GPU4-GPU7}.","next_step":"Keep TP and EP groups inside one of the sets; only DP or PP traffic should cross.","lines":"3"},{"severity":"info","code":"topo-numa","message":"GPUs on 2 NUMA nodes: NUMA 0: GPU0-GPU3 (CPUs 0-13,28-41); NUMA 1: GPU4-GPU7 (CPUs 14-27,42-55).","next_step":"Bind each rank's threads and host buffers to its GPU's NUMA node (numactl --cpunodebind, or the launcher's CPU binding).","lines":"2"}],"notes":[]}
+$ collcalc topo - --gpu b200 < examples/topo_hgx_h100_10nic.txt
+8 GPUs, 10 NICs; blackwell (50.0 GB/s per NVLink per direction, PCIe Gen5): GPU generation given: blackwell (50 GB/s per NVLink per direction, PCIe Gen5).
+
+        GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7
+GPU0       X  NV18  NV18  NV18  NV18  NV18  NV18  NV18
+GPU1    NV18     X  NV18  NV18  NV18  NV18  NV18  NV18
+GPU2    NV18  NV18     X  NV18  NV18  NV18  NV18  NV18
+GPU3    NV18  NV18  NV18     X  NV18  NV18  NV18  NV18
+GPU4    NV18  NV18  NV18  NV18     X  NV18  NV18  NV18
+GPU5    NV18  NV18  NV18  NV18  NV18     X  NV18  NV18
+GPU6    NV18  NV18  NV18  NV18  NV18  NV18     X  NV18
+GPU7    NV18  NV18  NV18  NV18  NV18  NV18  NV18     X
+
+NVLink islands:
+island  GPUs    NVLinks  all-to-all  NVSwitch   per GPU
+     0  GPU0-7       18         yes       yes  900 GB/s
+
+device  island    NVLink  NUMA  CPUs            nearest NIC  via
+GPU0         0  900 GB/s     0  0-55,112-167    NIC0         PIX
+GPU1         0  900 GB/s     0  0-55,112-167    NIC1         PIX
+GPU2         0  900 GB/s     0  0-55,112-167    NIC2         PIX
+GPU3         0  900 GB/s     0  0-55,112-167    NIC5         PIX
+GPU4         0  900 GB/s     1  56-111,168-223  NIC6         PIX
+GPU5         0  900 GB/s     1  56-111,168-223  NIC7         PIX
+GPU6         0  900 GB/s     1  56-111,168-223  NIC8         PIX
+GPU7         0  900 GB/s     1  56-111,168-223  NIC9         PIX
+
+Advice:
+warning Matrix truncated at row NIC3 (line 14): 11 of 18 rows present; all 8 GPU rows are complete, so GPU pairs and GPU-to-NIC paths are kept, rows NIC3..NIC9 are missing. (line 14)
+        next: Paste the whole output of nvidia-smi topo -m (with its NIC Legend) to see NIC-to-NIC paths.
+info    GPU generation given: blackwell (50 GB/s per NVLink per direction, PCIe Gen5). (line 2)
+info    NVLink island of 8 GPUs (GPU0-GPU7): NV18 between every pair, an NVSwitch fabric: 900 GB/s per direction per GPU (18 links x 50 GB/s). (lines 3 4 5 6 7 8 9 10)
+info    Suggested TP groups: {GPU0-GPU7} (TP up to 8 stays inside one NVLink island, 900 GB/s per direction per GPU). (line 3)
+info    EP groups: the all-to-all NVLink island (largest: 8 GPUs, every pair NV18, 900 GB/s per direction per GPU); GPUs listed by island: {GPU0-GPU7}.
+info    Nearest NIC per GPU (best class; +N more at the same class): GPU0->NIC0, GPU1->NIC1, GPU2->NIC2, GPU3->NIC5, GPU4->NIC6, GPU5->NIC7, GPU6->NIC8, GPU7->NIC9. (line 2)
+info    GPUs on 2 NUMA nodes: NUMA 0: GPU0-GPU3 (CPUs 0-55,112-167); NUMA 1: GPU4-GPU7 (CPUs 56-111,168-223). (line 2)
+        next: Bind each rank's threads and host buffers to its GPU's NUMA node (numactl --cpunodebind, or the launcher's CPU binding).
+$ collcalc diagnose examples/nccl_debug_socket_fallback.log
+NCCL 2.27.3+cuda12.9, 4 ranks on 4 nodes (1 per node), 1 host seen; 92 of 145 lines from NCCL
+network: Socket; channels: 2 collective, 0 NVLS
+
+transport   hops  GDR  as printed    first line
+NET/Socket    14    0  NET/Socket/0          87
+
+error   NET/Socket in use because the network plugin failed: Libfabric (v10) reported 'NET/OFI aws-ofi-nccl initialization failed' (line 26), NET/IB found no device (line 30), so NCCL fell back to TCP sockets on eth0 (line 33); 14 ring/tree hops via NET/Socket across 4 nodes. (lines 22 24 26 28 30 33 36 87)
+        next: Fix the plugin: check NCCL_NET / NCCL_NET_PLUGIN (set by env to libnccl-net.so) load the right plugin and that its provider works (aws-ofi-nccl: FI_PROVIDER=efa, fi_info -p efa, the EFA device in the container); for InfiniBand check NCCL_IB_HCA, NCCL_IB_DISABLE, ibv_devices.
+warning Bootstrap took 59.8 s (line 39, over 10 s): ranks waited for each other or for the bootstrap network. (line 39)
+        next: Start all ranks together (launcher, pod scheduling) and check the bootstrap interface (NCCL_SOCKET_IFNAME) is reachable between hosts, without a firewall in the way.
+info    NCCL 2.27.3+cuda12.9 (CUDA driver 13000); 4 ranks on 4 nodes, 1 local; 1 host seen; network Socket; 2 channels; isAllDirectP2p 0; hops: 14 via NET/Socket/0. (lines 6 36 72 81)
+$ collcalc diagnose examples/nccl_debug_socket_fallback.log --strict
+NCCL 2.27.3+cuda12.9, 4 ranks on 4 nodes (1 per node), 1 host seen; 92 of 145 lines from NCCL
+network: Socket; channels: 2 collective, 0 NVLS
+
+transport   hops  GDR  as printed    first line
+NET/Socket    14    0  NET/Socket/0          87
+
+error   NET/Socket in use because the network plugin failed: Libfabric (v10) reported 'NET/OFI aws-ofi-nccl initialization failed' (line 26), NET/IB found no device (line 30), so NCCL fell back to TCP sockets on eth0 (line 33); 14 ring/tree hops via NET/Socket across 4 nodes. (lines 22 24 26 28 30 33 36 87)
+        next: Fix the plugin: check NCCL_NET / NCCL_NET_PLUGIN (set by env to libnccl-net.so) load the right plugin and that its provider works (aws-ofi-nccl: FI_PROVIDER=efa, fi_info -p efa, the EFA device in the container); for InfiniBand check NCCL_IB_HCA, NCCL_IB_DISABLE, ibv_devices.
+warning Bootstrap took 59.8 s (line 39, over 10 s): ranks waited for each other or for the bootstrap network. (line 39)
+        next: Start all ranks together (launcher, pod scheduling) and check the bootstrap interface (NCCL_SOCKET_IFNAME) is reachable between hosts, without a firewall in the way.
+info    NCCL 2.27.3+cuda12.9 (CUDA driver 13000); 4 ranks on 4 nodes, 1 local; 1 host seen; network Socket; 2 channels; isAllDirectP2p 0; hops: 14 via NET/Socket/0. (lines 6 36 72 81)
+[exit 3]
+$ collcalc diagnose examples/nccl_debug_socket_fallback.log --format json
+{"schema_version":1,"command":"diagnose","query":{"file":"examples/nccl_debug_socket_fallback.log","lines":145,"nccl_lines":92,"nccl_version":"2.27.3+cuda12.9","cuda_driver":"13000","network":"Socket","net_plugin":"Libfabric (v10)","nranks":4,"nnodes":4,"local_ranks":1,"hosts":1,"channels":2,"nvls_channels":0,"all_direct_p2p":false},"transports":[{"transport":"NET/Socket","hops":14,"gdr_hops":0,"example":"NET/Socket/0","first_line":87}],"findings":[{"severity":"error","code":"net-socket-fallback","message":"NET/Socket in use because the network plugin failed: Libfabric (v10) reported 'NET/OFI aws-ofi-nccl initialization failed' (line 26), NET/IB found no device (line 30), so NCCL fell back to TCP sockets on eth0 (line 33); 14 ring/tree hops via NET/Socket across 4 nodes.","next_step":"Fix the plugin: check NCCL_NET / NCCL_NET_PLUGIN (set by env to libnccl-net.so) load the right plugin and that its provider works (aws-ofi-nccl: FI_PROVIDER=efa, fi_info -p efa, the EFA device in the container); for InfiniBand check NCCL_IB_HCA, NCCL_IB_DISABLE, ibv_devices.","lines":"22 24 26 28 30 33 36 87"},{"severity":"warning","code":"slow-bootstrap","message":"Bootstrap took 59.8 s (line 39, over 10 s): ranks waited for each other or for the bootstrap network.","next_step":"Start all ranks together (launcher, pod scheduling) and check the bootstrap interface (NCCL_SOCKET_IFNAME) is reachable between hosts, without a firewall in the way.","lines":"39"},{"severity":"info","code":"nccl-summary","message":"NCCL 2.27.3+cuda12.9 (CUDA driver 13000); 4 ranks on 4 nodes, 1 local; 1 host seen; network Socket; 2 channels; isAllDirectP2p 0; hops: 14 via NET/Socket/0.","next_step":"","lines":"6 36 72 81"}],"notes":[]}
+$ collcalc diagnose examples/my-links.json
+[stderr] collcalc diagnose: examples/my-links.json: not an NCCL_DEBUG log: no 'NCCL INFO' or 'NCCL WARN' line in 35 lines (run with NCCL_DEBUG=INFO and keep the 'host:pid:tid [dev] NCCL INFO ...' lines)
+[exit 1]

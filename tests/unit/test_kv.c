@@ -1,0 +1,310 @@
+/* Unit tests for KV-cache sizing and transfer (src/plan/kv.c): the
+ * must-hold byte counts of issue 9, TP/PP shards, replication and dedup,
+ * sliding windows, and the backends against the published transfer-engine
+ * figures (validation/kv_transfer_engine_raw_bandwidth.txt). */
+#include "support.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "collcalc/models.h"
+#include "collcalc/plan.h"
+
+static collcalc_model_table *models;
+
+static int setup(void **state)
+{
+    (void)state;
+    collcalc_diag diag = {{0}};
+    return collcalc_model_table_builtin(&models, &diag) == COLLCALC_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    collcalc_model_table_free(models);
+    return 0;
+}
+
+static const collcalc_model_shape *model(const char *name)
+{
+    const collcalc_model_shape *m = collcalc_model_table_find(models, name);
+    assert_non_null(m);
+    return m;
+}
+
+static void assert_close(double got, double want, double relative)
+{
+    if (!(fabs(got - want) <= relative * fabs(want))) {
+        print_error("got %.6f, want %.6f (within %.3g)\n", got, want, relative);
+        fail();
+    }
+}
+
+static collcalc_kv_result run(const collcalc_kv_query *q)
+{
+    collcalc_kv_result r;
+    collcalc_diag diag = {{0}};
+    collcalc_status status = collcalc_kv_evaluate(q, &r, &diag);
+    if (status != COLLCALC_OK)
+        print_error("%s\n", diag.message);
+    assert_int_equal(status, COLLCALC_OK);
+    return r;
+}
+
+static void test_must_hold_bytes(void **state)
+{
+    (void)state;
+    collcalc_kv_query q;
+    collcalc_kv_query_init(&q);
+    q.model = model("llama-3-70b");
+    q.tokens = 131072;
+    collcalc_kv_result r = run(&q);
+    assert_int_equal(r.kv_bytes_per_token, 327680);
+    assert_int_equal(r.kv_bytes_total, UINT64_C(42949672960)); /* 40 GiB */
+    assert_int_equal(r.kv_bytes_transferred, UINT64_C(42949672960));
+    assert_int_equal(r.replication, 1);
+    assert_int_equal(r.kv_heads_per_shard, 8);
+
+    q.model = model("deepseek-r1");
+    q.tokens = 1;
+    r = run(&q);
+    assert_int_equal(r.kv_bytes_per_token, 70272); /* 61 x (512 + 64) x 2 */
+    assert_int_equal(r.kv_bytes_per_layer_token, 1152);
+
+    q.model = model("llama-3.1-405b");
+    r = run(&q);
+    assert_int_equal(r.kv_bytes_per_token, 516096);
+    q.model = model("qwen3-235b-a22b");
+    r = run(&q);
+    assert_int_equal(r.kv_bytes_per_token, 192512);
+    q.model = model("mixtral-8x7b");
+    q.dtype = COLLCALC_DTYPE_FP8;
+    r = run(&q);
+    assert_int_equal(r.kv_bytes_per_token, 65536); /* 131,072 in BF16, halved */
+}
+
+static void test_shards_and_replication(void **state)
+{
+    (void)state;
+    collcalc_kv_query q;
+    collcalc_kv_query_init(&q);
+    q.model = model("llama-3-70b");
+    q.tokens = 1000;
+    q.tp = 8;
+    collcalc_kv_result r = run(&q);
+    assert_int_equal(r.kv_heads_per_shard, 1);
+    assert_int_equal(r.kv_bytes_per_shard, 327680000 / 8);
+    assert_int_equal(r.findings.count, 0);
+
+    q.tp = 16; /* 16 ranks over 8 KV heads: each head on two ranks */
+    r = run(&q);
+    assert_int_equal(r.replication, 2);
+    assert_int_equal(r.kv_bytes_per_shard, 327680000 / 8);
+    assert_int_equal(r.kv_bytes_total, 327680000);
+    assert_int_equal(r.kv_bytes_transferred, 655360000);
+    assert_non_null(collcalc_findings_find(&r.findings, "tp-kv-replication"));
+    q.dedup = true;
+    r = run(&q);
+    assert_int_equal(r.kv_bytes_transferred, 327680000);
+
+    q.dedup = false;
+    q.tp = 4;
+    q.pp = 2;
+    r = run(&q);
+    assert_int_equal(r.kv_bytes_per_shard, 327680000 / 8); /* 40 layers x 2 heads */
+
+    /* MLA: every TP rank holds the whole latent of its stage. */
+    q.model = model("deepseek-v3");
+    q.tp = 8;
+    q.pp = 1;
+    r = run(&q);
+    assert_int_equal(r.replication, 8);
+    assert_int_equal(r.kv_bytes_per_shard, 70272000);
+    assert_int_equal(r.kv_bytes_transferred, UINT64_C(8) * 70272000);
+    assert_non_null(collcalc_findings_find(&r.findings, "kv-mla-replicated"));
+}
+
+static void test_sliding_window(void **state)
+{
+    (void)state;
+    collcalc_kv_query q;
+    collcalc_kv_query_init(&q);
+    q.model = model("gpt-oss-120b");
+    q.tokens = 8192;
+    collcalc_kv_result r = run(&q);
+    assert_int_equal(r.kv_bytes_per_layer_token, 2048); /* 2 x 8 x 64 x 2 */
+    assert_int_equal(r.kv_bytes_per_token, 73728);
+    assert_int_equal(r.window_layers, 18);
+    assert_int_equal(r.window_tokens_kept, 128);
+    /* 18 full layers x 8192 tokens + 18 window layers x 128 tokens */
+    assert_int_equal(r.kv_bytes_total, UINT64_C(2048) * (18 * 8192 + 18 * 128));
+    q.tokens = 100; /* below the window nothing is capped */
+    r = run(&q);
+    assert_int_equal(r.kv_bytes_total, UINT64_C(73728) * 100);
+}
+
+static collcalc_kv_query transfer_query(collcalc_kv_backend backend, int nics, double nic_GBps)
+{
+    collcalc_kv_query q;
+    collcalc_kv_query_init(&q);
+    q.model = model("llama-3-70b");
+    q.tokens = 131072;
+    q.with_transfer = true;
+    collcalc_link_params_init(&q.nic);
+    q.nic.bw_GBps = nic_GBps;
+    q.nic.alpha_us = 14;
+    q.gpus_per_node = 8;
+    q.nics_per_node = nics;
+    q.backend = backend;
+    return q;
+}
+
+static void test_mooncake_published(void **state)
+{
+    (void)state;
+    /* 40 GiB over 4 x 200G: 87 GB/s published; 0.87 x 25 GB/s x 4. */
+    collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 4, 25);
+    collcalc_kv_result r = run(&q);
+    assert_int_equal(r.nics_used, 4);
+    assert_int_equal(r.bytes_per_nic, UINT64_C(10737418240));
+    assert_int_equal(r.block_bytes, UINT64_C(536870912)); /* one layer */
+    assert_int_equal(r.blocks_per_nic, 20);
+    assert_close(r.rate_per_nic_GBps, 21.75, 1e-12);
+    assert_close(r.transfer_us, 50.0 + 10737418240.0 / 21.75e3, 1e-12);
+    assert_close(r.effective_GBps, 87.0, 0.01);
+    assert_int_equal(r.dominant, COLLCALC_DOMINANT_BANDWIDTH);
+    /* 8 x 400G: 190 GB/s published; the 24 GB/s per-NIC engine cap. */
+    q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 8, 50);
+    r = run(&q);
+    assert_close(r.rate_per_nic_GBps, 24.0, 1e-12);
+    assert_close(r.effective_GBps, 190.0, 0.015);
+    /* TCP: 2.4x and 4.6x slower than Mooncake in the same README. */
+    q = transfer_query(COLLCALC_KV_BACKEND_TCP, 4, 25);
+    r = run(&q);
+    assert_close(r.effective_GBps, 87.0 / 2.4, 0.01);
+    q = transfer_query(COLLCALC_KV_BACKEND_TCP, 8, 50);
+    r = run(&q);
+    assert_close(r.effective_GBps, 190.0 / 4.6, 0.01);
+}
+
+static void test_block_ramp(void **state)
+{
+    (void)state;
+    /* EFA p5en, 16 x 200G: 64 KB 97.11, 256 KB 324.90, 1 MB 352.59,
+     * 2 MB 366.87 GB/s. */
+    const uint64_t blocks[] = {65536, 262144, 1048576, 2097152};
+    const double published[] = {97.11, 324.90, 352.59, 366.87};
+    double previous = 0;
+    for (size_t i = 0; i < 4; i++) {
+        collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 16, 25);
+        q.block_bytes = blocks[i];
+        collcalc_kv_result r = run(&q);
+        assert_true(r.effective_GBps >= previous); /* ramps with the block size */
+        previous = r.effective_GBps;
+        assert_close(r.effective_GBps, published[i], 0.08);
+        assert_int_equal(r.dominant, i == 0 ? COLLCALC_DOMINANT_LATENCY
+                                             : COLLCALC_DOMINANT_BANDWIDTH);
+    }
+    /* A short prompt is setup-bound: 128 tokens of Llama-3-70B TP8. */
+    collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_NIXL, 8, 50);
+    q.tokens = 128;
+    q.tp = 8;
+    collcalc_kv_result r = run(&q);
+    assert_int_equal(r.senders, 8);
+    assert_int_equal(r.nics_used, 8);
+    assert_int_equal(r.bytes_per_nic, 327680 * 128 / 8);
+    assert_int_equal(r.dominant, COLLCALC_DOMINANT_LATENCY);
+    assert_true(r.transfer_us > r.setup_us);
+    assert_true(r.effective_GBps < 0.5 * 0.85 * 50 * 8);
+}
+
+static void test_budget(void **state)
+{
+    (void)state;
+    collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_NCCL, 8, 50);
+    q.tokens = 8192;
+    q.tp = 8;
+    q.budget_us = 200000;
+    collcalc_kv_result r = run(&q);
+    /* 2.68 GB over 8 NICs at 45 GB/s: about 7.5 ms, inside 200 ms. */
+    assert_true(r.has_budget);
+    assert_true(r.fits_budget);
+    assert_close(r.bandwidth_us, 327680.0 * 8192 / 8 / 45e3, 1e-9);
+    assert_non_null(collcalc_findings_find(&r.findings, "kv-budget-fits"));
+    q.budget_us = 1000;
+    r = run(&q);
+    assert_false(r.fits_budget);
+    const collcalc_finding *f = collcalc_findings_find(&r.findings, "kv-budget-exceeded");
+    assert_non_null(f);
+    assert_int_equal(f->severity, COLLCALC_SEVERITY_ERROR);
+    /* Inside one NVLink domain (same_domain) the intra link carries it. */
+    q.same_domain = true;
+    collcalc_link_params_init(&q.intra);
+    q.intra.bw_GBps = 900;
+    q.budget_us = 0;
+    r = run(&q);
+    assert_close(r.bandwidth_us, 327680.0 * 8192 / 8 / (0.9 * 900e3), 1e-9);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    collcalc_kv_query q;
+    collcalc_kv_query_init(&q);
+    collcalc_kv_result r;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "no model given");
+    q.model = model("llama-3-70b");
+    q.tokens = 0;
+    assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "tokens must be between 1 and 17179869184 (got 0)");
+    q.tokens = COLLCALC_TOKENS_MAX + 1;
+    assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    q.tokens = 10;
+    q.tp = 128;
+    assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "tp 128 is larger than llama-3-70b's 64 attention heads");
+    q.tp = 1;
+    q.with_transfer = true; /* no NIC figures */
+    assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "NIC bandwidth must be finite and in (0, 1e6] GB/s");
+    q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 4, 25);
+    q.backend_override = true;
+    q.backend_params.efficiency = 0;
+    assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    /* The largest accepted prompt stays finite. */
+    q = transfer_query(COLLCALC_KV_BACKEND_TCP, 1, 0.001);
+    q.tokens = COLLCALC_TOKENS_MAX;
+    r = run(&q);
+    assert_true(isfinite(r.transfer_us) && isfinite(r.effective_GBps));
+
+    collcalc_kv_backend b;
+    assert_int_equal(collcalc_kv_backend_from_name("Mooncake", &b, &diag), COLLCALC_OK);
+    assert_int_equal(b, COLLCALC_KV_BACKEND_MOONCAKE);
+    assert_int_equal(collcalc_kv_backend_from_name("rdma", &b, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message,
+                        "unknown KV backend 'rdma' (use nccl, nixl, mooncake or tcp)");
+    assert_string_equal(collcalc_kv_backend_name(COLLCALC_KV_BACKEND_TCP), "tcp");
+    collcalc_kv_backend_params p;
+    for (int i = 0; i < (int)COLLCALC_KV_BACKEND_COUNT; i++) {
+        assert_int_equal(collcalc_kv_backend_defaults((collcalc_kv_backend)i, &p, &diag),
+                         COLLCALC_OK);
+        assert_true(p.efficiency > 0 && p.efficiency <= 1);
+        assert_non_null(p.source);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_must_hold_bytes),  cmocka_unit_test(test_shards_and_replication),
+        cmocka_unit_test(test_sliding_window),   cmocka_unit_test(test_mooncake_published),
+        cmocka_unit_test(test_block_ramp),       cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

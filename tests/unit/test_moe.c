@@ -1,0 +1,385 @@
+/* Unit tests for MoE dispatch/combine (src/plan/moe.c) and the per-expert
+ * count reader (src/plan/loads.c): DeepEP's byte accounting, the published
+ * normal-kernel bandwidths (validation/moe_deepep_normal_kernels_h800_cx7.txt)
+ * and low-latency latencies the calibration reproduces, imbalance and
+ * redundant experts, the split-batch timeline, and bad input. */
+#include "support.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collcalc/models.h"
+#include "collcalc/plan.h"
+
+static collcalc_model_table *models;
+
+static int setup(void **state)
+{
+    (void)state;
+    collcalc_diag diag = {{0}};
+    return collcalc_model_table_builtin(&models, &diag) == COLLCALC_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    collcalc_model_table_free(models);
+    return 0;
+}
+
+#define assert_contains(text, needle)                                                   \
+    do {                                                                                \
+        if (strstr((text), (needle)) == NULL) {                                         \
+            print_error("expected \"%s\" in \"%s\"\n", (needle), (text));               \
+            fail();                                                                     \
+        }                                                                               \
+    } while (0)
+
+static void assert_close(double got, double want, double relative)
+{
+    if (!(fabs(got - want) <= relative * fabs(want))) {
+        print_error("got %.4f, want %.4f (within %.3g)\n", got, want, relative);
+        fail();
+    }
+}
+
+/* DeepSeek-V3 on H800 nodes: NVLink 200 GB/s per direction (data/links.json
+ * nvlink4-h800), one CX7 400G (50 GB/s) per GPU. */
+static collcalc_moe_query h800_query(int ep, uint64_t tokens, collcalc_moe_mode mode)
+{
+    collcalc_moe_query q;
+    collcalc_moe_query_init(&q);
+    q.model = collcalc_model_table_find(models, "deepseek-v3");
+    assert_non_null(q.model);
+    q.ep = ep;
+    q.tokens = tokens;
+    q.mode = mode;
+    q.cluster.gpus_per_node = 8;
+    q.cluster.nics_per_node = 8;
+    snprintf(q.cluster.intra.name, sizeof q.cluster.intra.name, "nvlink4-h800");
+    q.cluster.intra.bw_GBps = 200;
+    q.cluster.intra.alpha_us = 2;
+    q.cluster.intra.nvlink = true;
+    snprintf(q.cluster.inter.name, sizeof q.cluster.inter.name, "ib-ndr");
+    q.cluster.inter.bw_GBps = 50;
+    q.cluster.inter.alpha_us = 14;
+    return q;
+}
+
+static collcalc_moe_result run(const collcalc_moe_query *q)
+{
+    collcalc_moe_result r;
+    collcalc_diag diag = {{0}};
+    collcalc_status status = collcalc_moe_evaluate(q, &r, &diag);
+    if (status != COLLCALC_OK)
+        print_error("%s\n", diag.message);
+    assert_int_equal(status, COLLCALC_OK);
+    return r;
+}
+
+static void test_deepep_bytes(void **state)
+{
+    (void)state;
+    collcalc_moe_query q = h800_query(8, 128, COLLCALC_MOE_LOW_LATENCY);
+    collcalc_moe_result r = run(&q);
+    assert_int_equal(r.dispatch_bytes_per_selection, 7408);  /* 7168 + 56 x 4 + 16 */
+    assert_int_equal(r.combine_bytes_per_selection, 14336); /* 2 x 7168 */
+    assert_true(r.selections_per_gpu == 1024.0);
+    assert_true(r.dispatch_bytes_per_gpu == 1024.0 * 7408);
+    assert_true(r.combine_bytes_per_gpu == 1024.0 * 14336);
+    assert_true(r.share_local == 1.0 / 8);
+    assert_true(r.share_nvlink == 7.0 / 8);
+    assert_true(r.share_network == 0.0);
+    assert_int_equal(r.nodes, 1);
+    q.dispatch_dtype = COLLCALC_DTYPE_BF16;
+    q.combine_dtype = COLLCALC_DTYPE_FP8;
+    r = run(&q);
+    assert_int_equal(r.dispatch_bytes_per_selection, 14336);
+    assert_int_equal(r.combine_bytes_per_selection, 7408);
+
+    q = h800_query(64, 128, COLLCALC_MOE_LOW_LATENCY); /* 8 nodes */
+    r = run(&q);
+    assert_true(r.share_local == 1.0 / 64);
+    assert_true(r.share_nvlink == 7.0 / 64);
+    assert_true(r.share_network == 56.0 / 64);
+    assert_true(r.node_limited);
+    assert_close(r.nodes_touched_per_token, 4.0, 1e-12); /* one group per node, top-4 */
+    assert_close(r.remote_nodes_per_token, 3.5, 1e-12);
+    assert_close(r.bytes_network, 1024.0 * 56 / 64 * 7408, 1e-12);
+}
+
+/* DeepEP low-latency, 128 tokens per rank, top-8, H800 + CX7 (domain.md
+ * sec. 1f [DEEPEP-V1]): dispatch / combine latency in us. */
+static void test_low_latency_published(void **state)
+{
+    (void)state;
+    const int eps[] = {8, 16, 32, 64, 128, 256};
+    const double dispatch[] = {77, 118, 155, 173, 192, 194};
+    const double combine[] = {114, 195, 273, 314, 369, 360};
+    double previous = 0;
+    for (size_t i = 0; i < 6; i++) {
+        collcalc_moe_query q = h800_query(eps[i], 128, COLLCALC_MOE_LOW_LATENCY);
+        collcalc_moe_result r = run(&q);
+        assert_close(r.dispatch_us, dispatch[i], 0.07);
+        assert_close(r.combine_us, combine[i], 0.07);
+        assert_true(r.dispatch_us > previous); /* more peers, more network */
+        previous = r.dispatch_us;
+    }
+    /* Latency-bound at one token: the fixed costs dominate. */
+    collcalc_moe_query q = h800_query(32, 1, COLLCALC_MOE_LOW_LATENCY);
+    collcalc_moe_result r = run(&q);
+    assert_int_equal(r.dispatch_dominant, COLLCALC_DOMINANT_LATENCY);
+    assert_close(r.dispatch_latency_us, 15.0 + 8 * (31.0 / 32) * 0.018, 1e-12);
+    assert_true(r.dispatch_us < 20.0);
+}
+
+/* DeepEP normal kernels, 4096 tokens per rank (the validation file): the
+ * "logical" bandwidths the source prints. */
+static void test_normal_published(void **state)
+{
+    (void)state;
+    collcalc_moe_query q = h800_query(8, 4096, COLLCALC_MOE_NORMAL);
+    collcalc_moe_result r = run(&q);
+    /* intranode: bytes received over NVLink / time */
+    assert_close(r.bytes_nvlink / r.dispatch_us / 1e3, 153, 0.03);
+    assert_close(r.combine_bytes_nvlink / r.combine_us / 1e3, 158, 0.03);
+    assert_int_equal(r.dispatch_dominant, COLLCALC_DOMINANT_BANDWIDTH);
+    const int eps[] = {16, 32, 64};
+    const double dispatch[] = {43, 58, 51};
+    const double combine[] = {43, 57, 50};
+    for (size_t i = 0; i < 3; i++) {
+        q = h800_query(eps[i], 4096, COLLCALC_MOE_NORMAL);
+        r = run(&q);
+        double logical = 4096.0 * r.nodes_touched_per_token;
+        assert_close(logical * 7408 / r.dispatch_us / 1e3, dispatch[i], 0.06);
+        assert_close(logical * 14336 / r.combine_us / 1e3, combine[i], 0.06);
+    }
+    /* node-limited routing: 4 of 8 groups on 4 nodes (2 groups each) */
+    q = h800_query(32, 4096, COLLCALC_MOE_NORMAL);
+    r = run(&q);
+    assert_close(r.nodes_touched_per_token, 4.0 * (1.0 - 15.0 / 70.0), 1e-12);
+    q.node_limited = false; /* 8 draws from 256 experts, 64 per node */
+    collcalc_moe_result u = run(&q);
+    assert_false(u.node_limited);
+    assert_true(u.nodes_touched_per_token > r.nodes_touched_per_token);
+    assert_true(u.dispatch_us > r.dispatch_us);
+}
+
+static void test_textbook_and_redundancy(void **state)
+{
+    (void)state;
+    /* 8 of 256 experts per token on 32 GPUs. */
+    collcalc_moe_query q = h800_query(32, 128, COLLCALC_MOE_LOW_LATENCY);
+    q.redundant_experts = 32;
+    collcalc_moe_result r = run(&q);
+    assert_int_equal(r.slots, 288);
+    assert_int_equal(r.slots_per_gpu, 9);
+    assert_true(r.expert_memory_increase == 0.125);
+    assert_non_null(collcalc_findings_find(&r.findings, "redundant-expert-memory"));
+    assert_int_equal(r.allreduce_gpus, 32);
+    /* 32 x (1 - C(248, 8) / C(256, 8)) = 7.3 GPUs busy per token */
+    assert_close(r.a2a_gpus_busy_per_token, 7.30, 0.005);
+    assert_true(r.a2a_bytes_per_token == 8.0 * (7408 + 14336));
+    /* 2 (p-1)/p x 32 ranks x 128 tokens x 7168 x 2 B */
+    assert_close(r.allreduce_bytes_per_gpu, 2.0 * 31 / 32 * 32 * 128 * 7168 * 2, 1e-12);
+    assert_true(r.allreduce_bytes_per_gpu > r.dispatch_bytes_per_gpu + r.combine_bytes_per_gpu);
+    assert_true(r.allreduce_us > 0);
+    assert_non_null(collcalc_findings_find(&r.findings, "ep-crosses-node"));
+}
+
+static void test_imbalance(void **state)
+{
+    (void)state;
+    collcalc_moe_query q = h800_query(32, 4096, COLLCALC_MOE_NORMAL);
+    collcalc_moe_result base = run(&q);
+    assert_true(base.imbalance == 1.0);
+    assert_string_equal(base.imbalance_from, "uniform");
+    q.imbalance = 1.5;
+    collcalc_moe_result given = run(&q);
+    assert_string_equal(given.imbalance_from, "given");
+    assert_close(given.dispatch_bandwidth_us, 1.5 * base.dispatch_bandwidth_us, 1e-12);
+    assert_non_null(collcalc_findings_find(&given.findings, "ep-imbalance"));
+
+    /* Loads: expert 0 carries 33 units, the other 255 one each. */
+    double loads[256];
+    for (int i = 0; i < 256; i++)
+        loads[i] = 1;
+    loads[0] = 33;
+    q.imbalance = 0;
+    q.expert_loads = loads;
+    q.expert_load_count = 256;
+    collcalc_moe_result skew = run(&q);
+    /* GPU 0 holds experts 0..7: 40 of a mean 288 / 32 = 9 */
+    assert_close(skew.imbalance_static, 40.0 / 9.0, 1e-12);
+    q.redundant_experts = 32; /* 288 slots, 9 per GPU */
+    collcalc_moe_result eplb = run(&q);
+    assert_true(eplb.imbalance_rebalanced < skew.imbalance_static);
+    assert_close(eplb.imbalance, eplb.imbalance_rebalanced, 1e-12);
+    assert_true(eplb.dispatch_us < skew.dispatch_us);
+
+    q.expert_loads = NULL;
+    q.redundant_experts = 0;
+    q.zipf_s = 1.0;
+    collcalc_moe_result zipf = run(&q);
+    assert_string_equal(zipf.imbalance_from, "zipf");
+    assert_true(zipf.imbalance_static > 1.0);
+    q.redundant_experts = 32;
+    collcalc_moe_result zipf_eplb = run(&q);
+    assert_true(zipf_eplb.imbalance < zipf.imbalance);
+}
+
+static void test_split_batch(void **state)
+{
+    (void)state;
+    collcalc_moe_query q = h800_query(32, 4096, COLLCALC_MOE_NORMAL);
+    q.router_us = 100;
+    q.expert_compute_us = 2000;
+    collcalc_moe_result one = run(&q);
+    assert_int_equal(one.event_count, 4);
+    assert_close(one.timeline_us, one.serial_us, 1e-12);
+    assert_close(one.serial_us, 100 + one.dispatch_us + 2000 + one.combine_us, 1e-12);
+    q.split_batch = 2;
+    collcalc_moe_result two = run(&q);
+    assert_int_equal(two.event_count, 8);
+    assert_string_equal(two.events[0].label, "router A");
+    assert_string_equal(two.events[7].label, "combine B");
+    assert_true(two.events[7].communication);
+    assert_true(two.timeline_us < two.serial_us);
+    assert_close(two.hidden_us, two.serial_us - two.timeline_us, 1e-12);
+    /* experts A runs while dispatch B is on the wire */
+    assert_true(two.events[4].start_us < two.events[3].end_us);
+    for (size_t i = 0; i < two.event_count; i++)
+        assert_true(two.events[i].end_us >= two.events[i].start_us);
+    q.sm_slowdown = 1.3;
+    collcalc_moe_result slow = run(&q);
+    assert_true(slow.timeline_us > two.timeline_us);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    collcalc_moe_result r;
+    collcalc_diag diag = {{0}};
+    collcalc_moe_query q = h800_query(512, 128, COLLCALC_MOE_NORMAL);
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "ep 512 is larger than deepseek-v3's 256 expert slots");
+    q = h800_query(48, 128, COLLCALC_MOE_NORMAL);
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message,
+                        "ep 48 does not divide the 256 expert slots (256 routed + 0 redundant)");
+    q = h800_query(32, 0, COLLCALC_MOE_NORMAL);
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_contains(diag.message, "tokens must be between 1 and");
+    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
+    q.model = collcalc_model_table_find(models, "llama-3-70b");
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message,
+                        "llama-3-70b is a dense model: it has no experts to dispatch to");
+    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
+    double loads[3] = {1, 2, 3};
+    q.expert_loads = loads;
+    q.expert_load_count = 3;
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "the expert loads list 3 experts; deepseek-v3 has 256");
+    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
+    q.imbalance = 0.5;
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    q.imbalance = NAN;
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
+    q.cluster.inter.bw_GBps = 0;
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
+    q.split_batch = 3;
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "split batch must be 1 or 2 (got 3)");
+    /* The largest accepted batch stays finite. */
+    q = h800_query(256, COLLCALC_TOKENS_MAX, COLLCALC_MOE_LOW_LATENCY);
+    r = run(&q);
+    assert_true(isfinite(r.dispatch_us) && isfinite(r.combine_us));
+
+    collcalc_moe_mode mode;
+    assert_int_equal(collcalc_moe_mode_from_name("low_latency", &mode, &diag), COLLCALC_OK);
+    assert_int_equal(mode, COLLCALC_MOE_LOW_LATENCY);
+    assert_int_equal(collcalc_moe_mode_from_name("fast", &mode, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(collcalc_moe_mode_name(COLLCALC_MOE_NORMAL), "normal");
+}
+
+static collcalc_status parse_loads(const char *text, collcalc_expert_loads *loads,
+                                   collcalc_diag *diag)
+{
+    return collcalc_expert_loads_parse(text, strlen(text), loads, diag);
+}
+
+static void test_expert_count_reader(void **state)
+{
+    (void)state;
+    static collcalc_expert_loads loads;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(parse_loads("[3, 1, 0, 4]", &loads, &diag), COLLCALC_OK);
+    assert_int_equal(loads.experts, 4);
+    assert_true(loads.loads[3] == 4 && loads.total == 8);
+    /* layers x experts, summed over layers */
+    assert_int_equal(parse_loads("{\"logical_count\": [[1, 2], [3, 4.5]]}", &loads, &diag),
+                     COLLCALC_OK);
+    assert_int_equal(loads.experts, 2);
+    assert_int_equal(loads.rows, 2);
+    assert_true(loads.loads[0] == 4 && loads.loads[1] == 6.5);
+    assert_int_equal(parse_loads("[[[1, 1]], [[2, 1e2]]]", &loads, &diag), COLLCALC_OK);
+    assert_true(loads.loads[1] == 101);
+    /* CSV: one column, expert_id,count, layer_id,expert_id,count */
+    assert_int_equal(parse_loads("# recorder dump\n5\n7\n\n9\n", &loads, &diag), COLLCALC_OK);
+    assert_int_equal(loads.experts, 3);
+    assert_true(loads.loads[2] == 9);
+    assert_int_equal(parse_loads("layer_id,expert_id,count\r\n0,0,10\r\n0,1,20\r\n1,1,5\r\n",
+                                 &loads, &diag),
+                     COLLCALC_OK);
+    assert_int_equal(loads.experts, 2);
+    assert_true(loads.loads[0] == 10 && loads.loads[1] == 25);
+    assert_int_equal(parse_loads("expert_id,count\n1,4\n0,2\n", &loads, &diag), COLLCALC_OK);
+    assert_true(loads.loads[0] == 2 && loads.loads[1] == 4);
+
+    /* Bad rows name their line. */
+    assert_int_equal(parse_loads("expert_id,count\n0,1\n1,abc\n", &loads, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "line 3: 'abc' is not a count (a non-negative number)");
+    assert_int_equal(parse_loads("0,1\n1,2,3\n", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "line 2: 3 columns where the file has 2");
+    assert_int_equal(parse_loads("0,-1\n", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "line 1: '-1' is not a count (a non-negative number)");
+    assert_int_equal(parse_loads("1.5,2\n", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "line 1: expert id must be a whole number below 4096");
+    assert_int_equal(parse_loads("[1,\n2,\n-3]", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "line 3: a count cannot be negative");
+    assert_int_equal(parse_loads("[[1, 2],\n [3]]", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "line 2: 1 counts where earlier rows have 2");
+    assert_int_equal(parse_loads("[1, [2]]", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "line 1: an array mixes counts and arrays");
+    assert_int_equal(parse_loads("{\"counts\": [1]}", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(parse_loads("[0, 0]", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "the expert counts are all zero");
+    assert_int_equal(parse_loads("", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(parse_loads("[1] x", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(parse_loads("[[[[1]]]]", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(parse_loads("[1e999]", &loads, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_expert_loads_parse("[1\0]", 4, &loads, &diag),
+                     COLLCALC_ERR_INVALID);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_deepep_bytes),
+        cmocka_unit_test(test_low_latency_published),
+        cmocka_unit_test(test_normal_published),
+        cmocka_unit_test(test_textbook_and_redundancy),
+        cmocka_unit_test(test_imbalance),
+        cmocka_unit_test(test_split_batch),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_expert_count_reader),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
