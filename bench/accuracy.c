@@ -194,7 +194,7 @@ static int evaluate(const char *dir, const run_spec *spec, const collcalc_nccl_c
            system.graphs[COLLCALC_NCCL_RING].nchannels,
            system.graphs[COLLCALC_NCCL_RING].bw_intra_GBps, spec->assumptions);
     printf("  %12s %10s %10s %10s | %10s %10s %10s | %s\n", "size", "time", "nccl", "collcalc",
-           "busbw", "nccl", "collcalc", "NCCL's choice");
+           "busbw", "nccl", "collcalc", "choice (nccl; collcalc if different)");
     for (size_t i = 0; i < run.row_count; i++) {
         const collcalc_nccl_tests_read_row *r = &run.rows[i];
         const collcalc_nccl_tests_measurement *m = &r->row.out_of_place;
@@ -212,10 +212,13 @@ static int evaluate(const char *dir, const run_spec *spec, const collcalc_nccl_c
         }
         const collcalc_nccl_candidate *c0 = collcalc_nccl_selected(&p[0]);
         const collcalc_nccl_candidate *c1 = collcalc_nccl_selected(&p[1]);
-        printf("  %12llu %10.2f %10.2f %10.2f | %10.2f %10.2f %10.2f | %s/%s\n",
+        bool same = c0->algo == c1->algo && c0->proto == c1->proto;
+        printf("  %12llu %10.2f %10.2f %10.2f | %10.2f %10.2f %10.2f | %s/%s%s%s%s%s\n",
                (unsigned long long)size, m->time_us, c0->time_us, c1->time_us, m->busbw_GBps,
                c0->busbw_GBps, c1->busbw_GBps, collcalc_nccl_algo_name(c0->algo),
-               collcalc_nccl_proto_name(c0->proto));
+               collcalc_nccl_proto_name(c0->proto), same ? "" : "; ",
+               same ? "" : collcalc_nccl_algo_name(c1->algo), same ? "" : "/",
+               same ? "" : collcalc_nccl_proto_name(c1->proto));
         if (size >= 1048576 && m->busbw_GBps > 0.0 && nb < MAX_ROWS) {
             bus_err[0][nb] = fabs(c0->busbw_GBps - m->busbw_GBps) / m->busbw_GBps;
             bus_err[1][nb] = fabs(c1->busbw_GBps - m->busbw_GBps) / m->busbw_GBps;

@@ -3,8 +3,8 @@
  * whole TP/EP/PP/DP(/CP/SP) placement with its per-step communication
  * budget and rule checks. Values in, values out: the caller resolves model
  * names (collcalc/models.h), links and platforms into the structs below.
- * Every calibration constant is in doc/MODEL.md-style comments in
- * src/plan/calibration.c with its source. */
+ * Every calibration constant is documented with its source in
+ * src/plan/calibration.c. */
 #ifndef COLLCALC_PLAN_H
 #define COLLCALC_PLAN_H
 
@@ -378,6 +378,8 @@ typedef struct {
     int redundant_experts;
     double imbalance;       /* EP max/mean; 0 = 1 */
     int grad_bytes;         /* bytes per gradient element reduced (train); 0 = 2 (BF16) */
+    int weight_bytes;       /* bytes per weight held; 0 = the activation dtype's */
+    double gpu_memory_GB;   /* memory per GPU (1e9 B) for the weights check; 0 = unchecked */
     collcalc_moe_calibration calibration;
     collcalc_costing costing;
 } collcalc_plan_query;
@@ -406,6 +408,8 @@ typedef struct {
     double floor_us;          /* exposed communication per step: the step cannot be faster */
     double cross_node_fixed_us; /* fixed cost of one collective of the slowest crossing group; 0 when none crosses */
     double expert_memory_increase; /* R / E */
+    double weight_bytes_per_gpu;   /* replicated weights / (tp x pp) + expert slots' weights /
+                                      (ep x pp); KV cache and activations not included */
     collcalc_findings findings; /* rule checks, sorted errors first */
 } collcalc_plan_result;
 
@@ -421,7 +425,9 @@ collcalc_status collcalc_plan_validate(const collcalc_plan_query *query, collcal
  * kind per step and runs the rule checks (findings codes: "tp-crosses-node"
  * error, "ep-crosses-node" warning, "tp-heads" error, "tp-kv-replication"
  * warning, "ep-experts" error, "gpus-product" error, "pp-uneven" warning,
- * "redundant-expert-memory" info, "latency-bound" info). Validates first. */
+ * "redundant-expert-memory" info, "latency-bound" info, "weights-exceed-memory"
+ * error when gpu_memory_GB is set and the weights alone do not fit).
+ * Validates first. */
 collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
                                        collcalc_plan_result *out_result, collcalc_diag *diag);
 

@@ -78,6 +78,61 @@ static const option_group TOPO_GROUPS[] = {{"Reading", TOPO_OPTIONS}, {"Output",
 static const option_use DIAGNOSE_OPTIONS[] = {{OPT_STRICT, false, NULL}, END};
 static const option_group DIAGNOSE_GROUPS[] = {{"Checks", DIAGNOSE_OPTIONS}, {"Output", OUTPUT},
                                                {NULL, NULL}};
+static const option_use MODEL_OPTIONS[] = {
+    {OPT_MODEL, false, "only this model"}, {OPT_MODEL_FILE, false, NULL}, END};
+static const option_group MODELS_GROUPS[] = {{"Models", MODEL_OPTIONS}, {"Output", OUTPUT},
+                                             {NULL, NULL}};
+static const option_use KV_WHAT[] = {
+    {OPT_MODEL, false, NULL}, {OPT_MODEL_FILE, false, NULL},
+    {OPT_TOKENS, false, "prompt tokens whose KV cache moves"}, {OPT_DTYPE, false, NULL},
+    {OPT_TP, false, "the prefill instance's TP degree (KV heads split over it)"},
+    {OPT_PP, false, "the prefill instance's PP degree (layers split over it)"},
+    {OPT_DEDUP, false, NULL}, END};
+static const option_use KV_TRANSFER[] = {
+    {OPT_LINK, false, "the path prefill -> decode when it is one link (eth400, ib-ndr)"},
+    {OPT_BW, false, NULL}, {OPT_ALPHA, false, NULL}, {OPT_PLATFORM, false, NULL},
+    {OPT_NODES, false, NULL}, {OPT_GPUS_PER_NODE, false, NULL}, {OPT_INTRA, false, NULL},
+    {OPT_INTER, false, NULL}, {OPT_NICS_PER_NODE, false, NULL}, {OPT_NICS_PER_GPU, false, NULL},
+    {OPT_BW_BASIS, false, NULL}, {OPT_BACKEND, false, NULL}, {OPT_BUDGET, false, NULL},
+    {OPT_BLOCK_SIZE, false, NULL}, {OPT_STRICT, false, "exit 3 when the transfer misses --budget"},
+    END};
+static const option_group KV_GROUPS[] = {{"What to size", KV_WHAT}, {"Transfer", KV_TRANSFER},
+                                         {"Tables", TABLES}, {"Output", OUTPUT}, {NULL, NULL}};
+static const option_use MOE_WHAT[] = {
+    {OPT_MODEL, false, NULL}, {OPT_MODEL_FILE, false, NULL},
+    {OPT_EP, false, "expert-parallel ranks"},
+    {OPT_TOKENS, false, "tokens per EP rank per micro-batch (as DeepEP and SGLang count)"},
+    {OPT_DISPATCH_DTYPE, false, NULL}, {OPT_COMBINE_DTYPE, false, NULL},
+    {OPT_MODE, false, "DeepEP kernels: normal (default) or low-latency"}, END};
+static const option_use MOE_LOAD[] = {
+    {OPT_IMBALANCE, false, NULL}, {OPT_ZIPF, false, NULL}, {OPT_EXPERT_LOADS, false, NULL},
+    {OPT_REDUNDANT_EXPERTS, false, NULL}, {OPT_SPLIT_BATCH, false, NULL},
+    {OPT_ROUTER_TIME, false, NULL}, {OPT_EXPERT_TIME, false, NULL}, {OPT_SM_SLOWDOWN, false, NULL},
+    END};
+static const option_group MOE_GROUPS[] = {
+    {"What to move", MOE_WHAT}, {"Load and overlap", MOE_LOAD},
+    {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER}, {"Tables", TABLES},
+    {"Output", OUTPUT}, {NULL, NULL}};
+static const option_use PLAN_WHAT[] = {
+    {OPT_MODEL, false, NULL}, {OPT_MODEL_FILE, false, NULL}, {OPT_PHASE, false, NULL},
+    {OPT_TOKENS, false, "tokens in flight per step: batch x sequence for prefill and\n"
+                        "train, the batch for decode"},
+    {OPT_DTYPE, false, "activation type: bf16 (default) or fp8"}, {OPT_TP, false, NULL},
+    {OPT_PP, false, NULL}, {OPT_EP, false, NULL}, {OPT_DP, false, NULL}, {OPT_CP, false, NULL},
+    {OPT_SP, false, NULL}, {OPT_ORDER, false, NULL}, {OPT_MICRO_BATCHES, false, NULL}, END};
+static const option_use PLAN_ASSUME[] = {
+    {OPT_OVERLAP, false, NULL}, {OPT_SM_SLOWDOWN, false, NULL}, {OPT_DISPATCH_DTYPE, false, NULL},
+    {OPT_COMBINE_DTYPE, false, NULL}, {OPT_MODE, false, "EP kernels: normal or low-latency "
+                                                         "(default: low-latency for decode)"},
+    {OPT_REDUNDANT_EXPERTS, false, NULL}, {OPT_IMBALANCE, false, NULL}, END};
+static const option_use PLAN_CHECK[] = {
+    {OPT_STRICT, false, "exit 3 when a rule check is an error (CI gate)"},
+    {OPT_SEARCH, false, NULL}, {OPT_GPUS, false, "with --search, the GPUs to split"},
+    {OPT_TOP, false, NULL}, END};
+static const option_group PLAN_GROUPS[] = {
+    {"The deployment", PLAN_WHAT}, {"Assumptions", PLAN_ASSUME}, {"Checks", PLAN_CHECK},
+    {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER}, {"Tables", TABLES},
+    {"Output", OUTPUT}, {NULL, NULL}};
 static const option_group PLATFORMS_GROUPS[] = {{"Tables", TABLES}, {"Output", OUTPUT},
                                                 {NULL, NULL}};
 
@@ -133,6 +188,27 @@ static const char *const TOPO_EXAMPLES[] = {
     "collcalc topo examples/topo_pcie_switch_pairs.txt --format json", NULL};
 static const char *const DIAGNOSE_EXAMPLES[] = {
     "collcalc diagnose examples/nccl_debug_socket_fallback.log", NULL};
+static const char *const MODELS_EXAMPLES[] = {"collcalc models",
+                                              "collcalc models --model deepseek-v3 --format json",
+                                              NULL};
+static const char *const KV_EXAMPLES[] = {
+    "collcalc kv --model llama-3-70b --tokens 131072",
+    "collcalc kv --model llama-3-70b --tokens 8192 --tp 8 --platform hgx-h100 --backend mooncake "
+    "--budget 200ms",
+    "collcalc kv --model deepseek-v3 --tokens 32768 --link eth400 --backend nixl", NULL};
+static const char *const MOE_EXAMPLES[] = {
+    "collcalc moe --model deepseek-v3 --ep 32 --tokens 4096 --platform hgx-h800",
+    "collcalc moe --model deepseek-v3 --ep 64 --tokens 128 --mode low-latency --platform hgx-h800",
+    "collcalc moe --model deepseek-v3 --ep 32 --tokens 4096 --platform hgx-h800 --zipf 1.2 "
+    "--redundant-experts 32",
+    NULL};
+static const char *const PLAN_EXAMPLES[] = {
+    "collcalc plan --model llama-3-70b --phase decode --tokens 64 --tp 8 --platform hgx-h100",
+    "collcalc plan --model llama-3-70b --phase decode --tokens 64 --tp 16 --platform hgx-h100",
+    "collcalc plan --model llama-3-70b --phase decode --tokens 64 --tp 16 --platform gb200-nvl72",
+    "collcalc plan --model deepseek-v3 --phase prefill --tokens 65536 --search --platform hgx-h100 "
+    "--nodes 4",
+    NULL};
 static const char *const PLATFORMS_EXAMPLES[] = {"collcalc platforms",
                                                  "collcalc platforms --format csv", NULL};
 
@@ -211,6 +287,39 @@ static const command_spec COMMANDS[] = {
      "ring and tree hop, and findings (error, warning, info) with the lines that show\n"
      "them and the NCCL_* variable or setting to check next.",
      DIAGNOSE_GROUPS, DIAGNOSE_EXAMPLES, -1},
+    {"plan", cmd_plan, "check a TP/EP/PP/DP deployment: tiers, per-step communication, rules",
+     "--model M --phase P --tokens T --tp N [--ep N --pp N --dp N] --platform P [--nodes N]\n"
+     "--model M --tokens T --search --platform P --nodes N",
+     "Lays out the rank groups of a deployment (TP fastest, then CP, EP, PP, DP;\n"
+     "--order changes it), decides on which tier each group's collectives run, and\n"
+     "reports per collective kind (TP all-reduce or RS + AG with --sp, EP dispatch\n"
+     "and combine, PP send/recv, DP gradient reduction for train, CP ring) the count\n"
+     "per layer and per step, the message, the link, the time each and per step; the\n"
+     "communication floor of a step; and rule checks (TP across the NVLink domain, TP\n"
+     "vs heads and KV heads, EP vs experts, the degrees vs the GPUs). --strict exits 3\n"
+     "on an error-level violation. --search ranks every factorization.",
+     PLAN_GROUPS, PLAN_EXAMPLES, -1},
+    {"moe", cmd_moe, "expert-parallel dispatch/combine of one MoE layer: bytes, time, imbalance",
+     "--model M --ep E --tokens T --platform P [options]",
+     "Costs the dispatch and combine all-to-all of one MoE layer with DeepEP's\n"
+     "accounting (FP8 dispatch H + H/128 x 4 + 16 bytes, BF16 combine 2H per selected\n"
+     "token-expert): the share that stays on the GPU, crosses NVLink and crosses the\n"
+     "network, the time of each in DeepEP's normal or low-latency kernels, load\n"
+     "imbalance (the hottest GPU decides), redundant experts and two-batch overlap.",
+     MOE_GROUPS, MOE_EXAMPLES, -1},
+    {"kv", cmd_kv, "KV-cache bytes per token and shard, and the prefill -> decode transfer",
+     "--model M --tokens T [--tp N --pp N] [--link L | --platform P] [--backend B]",
+     "KV bytes per token (MHA/GQA: 2 x layers x KV heads x head dim x bytes; MLA:\n"
+     "layers x (kv_lora_rank + rope dim) x bytes; sliding-window layers capped at\n"
+     "their window), per shard of the prefill instance (KV heads replicated when TP\n"
+     "exceeds them), and with a link or platform the transfer time to decode with a\n"
+     "backend's efficiency and per-transfer costs; --budget says whether it fits.",
+     KV_GROUPS, KV_EXAMPLES, -1},
+    {"models", cmd_models, "the model shapes plan, moe and kv know", "[--model M] [options]",
+     "Lists the model shapes (layers, hidden size, heads, KV heads, head dim, FFN,\n"
+     "experts, MLA ranks, sliding windows) with the source of every figure in\n"
+     "--format json. --model-file FILE adds your own.",
+     MODELS_GROUPS, MODELS_EXAMPLES, -1},
 };
 
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };

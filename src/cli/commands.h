@@ -47,5 +47,9 @@ int cmd_links(cli_context *ctx);
 int cmd_platforms(cli_context *ctx);
 int cmd_topo(cli_context *ctx);
 int cmd_diagnose(cli_context *ctx);
+int cmd_models(cli_context *ctx);
+int cmd_kv(cli_context *ctx);
+int cmd_moe(cli_context *ctx);
+int cmd_plan(cli_context *ctx);
 
 #endif

@@ -270,6 +270,105 @@ int cli_platforms(cli_context *ctx, const collcalc_platform_table **out)
     return 0;
 }
 
+static collcalc_model_table *builtin_models;
+
+static int load_models(cli_context *ctx)
+{
+    collcalc_diag diag;
+    if (builtin_models == NULL &&
+        collcalc_model_table_builtin(&builtin_models, &diag) != COLLCALC_OK)
+        return cli_data_error(ctx, "built-in data/models.json", "%s", diag.message);
+    const char *path = arg_value(&ctx->args, OPT_MODEL_FILE);
+    if (path == NULL) {
+        ctx->models = builtin_models;
+        return 0;
+    }
+    char *text;
+    size_t length;
+    int code = cli_read_input(ctx, path, &text, &length);
+    if (code != 0)
+        return code;
+    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    collcalc_model_table *file = NULL;
+    collcalc_status status = collcalc_model_table_parse(text, length, shown, &file, &diag);
+    free(text);
+    if (status == COLLCALC_OK)
+        status = collcalc_model_table_overlay(builtin_models, file, &ctx->models, &diag);
+    collcalc_model_table_free(file);
+    if (status != COLLCALC_OK)
+        return cli_data_error(ctx, NULL, "%s", diag.message);
+    ctx->models_owned = true;
+    char names[200] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < collcalc_model_table_count(ctx->models) && used < sizeof names; i++)
+        if (collcalc_model_table_origin(ctx->models, i) == COLLCALC_ENTRY_REPLACED)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                     collcalc_model_table_at(ctx->models, i)->name);
+    if (used > 0)
+        cli_note(ctx, "%s replaces the built-in model%s %s", shown,
+                 collcalc_model_table_replaced_count(ctx->models) == 1 ? "" : "s", names);
+    return 0;
+}
+
+int cli_models(cli_context *ctx, const collcalc_model_table **out)
+{
+    if (ctx->models == NULL) {
+        int code = load_models(ctx);
+        if (code != 0)
+            return code;
+    }
+    *out = ctx->models;
+    return 0;
+}
+
+int cli_model(cli_context *ctx, const collcalc_model_shape **out)
+{
+    const collcalc_model_table *table;
+    int code = cli_models(ctx, &table);
+    if (code != 0)
+        return code;
+    const char *name = arg_value(&ctx->args, OPT_MODEL);
+    char known[1024];
+    collcalc_model_table_names(ctx->models, known, sizeof known);
+    if (name == NULL)
+        return cli_usage_error(ctx, "--model", "missing: the model, one of %s", known);
+    *out = collcalc_model_table_find(ctx->models, name);
+    if (*out != NULL)
+        return 0;
+    const char *names[COLLCALC_MODELS_MAX * (1 + COLLCALC_MAX_ALIASES)];
+    size_t n = 0;
+    for (size_t i = 0; i < collcalc_model_table_count(ctx->models); i++) {
+        const collcalc_model_shape *m = collcalc_model_table_at(ctx->models, i);
+        names[n++] = m->name;
+        for (int k = 0; k < COLLCALC_MAX_ALIASES; k++)
+            if (m->aliases[k][0] != '\0')
+                names[n++] = m->aliases[k];
+    }
+    char shown[COLLCALC_ECHO_BUFFER], hint[160];
+    collcalc_echo(shown, sizeof shown, name);
+    collcalc_suggest_text(hint, sizeof hint, name, names, n);
+    return cli_usage_error(ctx, "--model", "unknown model '%s'%s; known: %s", shown, hint, known);
+}
+
+int cli_dtype(cli_context *ctx, option_id id, collcalc_dtype fallback, collcalc_dtype *out)
+{
+    *out = fallback;
+    const char *value = arg_value(&ctx->args, id);
+    collcalc_diag diag;
+    if (value != NULL && collcalc_dtype_from_name(value, out, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
+    return 0;
+}
+
+int cli_time(cli_context *ctx, option_id id, double *out_us)
+{
+    const char *value = arg_value(&ctx->args, id);
+    collcalc_diag diag;
+    if (value != NULL && collcalc_parse_time_us(value, out_us, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
+    return 0;
+}
+
 /* ---- option values ---------------------------------------------------------- */
 
 int cli_count(cli_context *ctx, option_id id, long min_value, long max_value, long *out)
@@ -353,4 +452,7 @@ void cli_context_free(cli_context *ctx)
     if (ctx->links_owned)
         collcalc_link_table_free(ctx->links);
     ctx->links = NULL;
+    if (ctx->models_owned)
+        collcalc_model_table_free(ctx->models);
+    ctx->models = NULL;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "collcalc/links.h"
+#include "collcalc/models.h"
 #include "collcalc/platforms.h"
 #include "options.h"
 #include "record.h"
@@ -34,7 +35,8 @@ typedef struct cli_context {
 
     collcalc_link_table *links;         /* NULL until cli_links() */
     collcalc_platform_table *platforms; /* NULL until cli_platforms() */
-    bool links_owned, platforms_owned;  /* false: the process-wide built-in table */
+    collcalc_model_table *models;       /* NULL until cli_model() */
+    bool links_owned, platforms_owned, models_owned; /* false: the process-wide built-in table */
     bool stdin_used;                    /* '-' may be read once */
 
     int warning_count; /* printed by cli_finish on success only */
@@ -82,6 +84,16 @@ int cli_links(cli_context *ctx, const collcalc_link_table **out);
 
 /* The platform table (after the links), the same way. */
 int cli_platforms(cli_context *ctx, const collcalc_platform_table **out);
+
+/* The --model shape (required: a usage error names the known ones), from
+ * the built-in table overlaid by --model-file FILE. */
+int cli_model(cli_context *ctx, const collcalc_model_shape **out);
+/* The model table alone (built-in + --model-file). */
+int cli_models(cli_context *ctx, const collcalc_model_table **out);
+
+/* A dtype option (default when absent), a duration option in us. */
+int cli_dtype(cli_context *ctx, option_id id, collcalc_dtype fallback, collcalc_dtype *out);
+int cli_time(cli_context *ctx, option_id id, double *out_us);
 
 /* Reads a file, or stdin for "-", into a NUL-terminated buffer the caller
  * frees (at most 64 MiB). Returns 0 or an exit code. */

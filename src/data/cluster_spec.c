@@ -13,6 +13,9 @@
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
+/* Most NICs a node of a preset may have (data/README.md: nics_per_node). */
+#define PRESET_NICS_MAX 100000LL
+
 /* Longest "known: a, b, c" list kept in a message. */
 enum { KNOWN_LIST_MAX = 320 };
 
@@ -442,15 +445,12 @@ static collcalc_status find_link(const collcalc_link_table *links, const char *o
     return COLLCALC_OK;
 }
 
-/* The model's figures of a table link under a basis. */
+/* The model's figures of a table link under a basis: the one conversion
+ * (collcalc_link_params_from_link, src/data/link_params.c). */
 static void params_of(const collcalc_link *link, collcalc_bw_basis basis,
                       collcalc_link_params *out)
 {
-    memset(out, 0, sizeof *out);
-    memcpy(out->name, link->name, sizeof out->name);
-    out->bw_GBps = collcalc_link_bandwidth_GBps(link, basis);
-    out->alpha_us = link->alpha_us;
-    out->nvlink = link->link_class == COLLCALC_LINK_CLASS_NVLINK;
+    collcalc_link_params_from_link(link, basis, out);
 }
 
 static void add_warning(collcalc_cluster_info *info, const char *format, ...)
@@ -489,6 +489,10 @@ static collcalc_status resolve_single(const collcalc_cluster_spec *spec,
     if (spec->gpus == 0)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "--gpus: missing: how many GPUs take part");
+    if (spec->nics_per_gpu != 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "--nics-per-gpu: a single --link has no NICs; describe a "
+                                  "cluster (--gpus-per-node, --inter or --platform)");
     collcalc_link_params params;
     const collcalc_link *link = NULL;
     if (spec->link[0] != '\0') {
@@ -605,6 +609,9 @@ collcalc_status collcalc_cluster_resolve(const collcalc_cluster_spec *spec,
                                   "--gpus-per-node: missing: a cluster needs the GPUs per node "
                                   "(NVLink domain size)");
     if (nodes != 0) {
+        if (nodes > COLLCALC_SPEC_GPUS_MAX / g)
+            return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "--nodes: more than %ld GPUs",
+                                      COLLCALC_SPEC_GPUS_MAX);
         long total = nodes * g;
         if (gpus != 0 && gpus != total)
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
@@ -668,16 +675,22 @@ collcalc_status collcalc_cluster_resolve(const collcalc_cluster_spec *spec,
         info->preset_nics_per_node = true;
         if (g != platform->gpus_per_node) {
             /* Keep the preset's NICs per GPU: a half rack has half the NICs. */
-            long scaled = ((long)platform->nics_per_node * g + platform->gpus_per_node - 1) /
-                          platform->gpus_per_node;
-            nics = scaled < 1 ? 1 : scaled;
+            long long scaled = ((long long)platform->nics_per_node * g +
+                                platform->gpus_per_node - 1) /
+                               platform->gpus_per_node;
+            if (scaled > PRESET_NICS_MAX)
+                scaled = PRESET_NICS_MAX;
+            nics = scaled < 1 ? 1 : (long)scaled;
             info->nics_scaled = true;
         }
     }
-    if (nics == 0)
+    if (nics == 0) {
+        /* One NIC per GPU (times nics_per_gpu), at most what --nics-per-node
+         * could say. A preset's count is its own (up to 100000). */
         nics = g * nics_per_gpu;
-    if (nics > COLLCALC_SPEC_NICS_PER_NODE_MAX)
-        nics = COLLCALC_SPEC_NICS_PER_NODE_MAX;
+        if (nics > COLLCALC_SPEC_NICS_PER_NODE_MAX)
+            nics = COLLCALC_SPEC_NICS_PER_NODE_MAX;
+    }
 
     /* In-network reduction. The preset's NVLS belongs to its own intra
      * fabric: with another --intra/--link it is not carried over. */
@@ -731,7 +744,7 @@ collcalc_status collcalc_cluster_resolve(const collcalc_cluster_spec *spec,
         char a[32], b[32];
         add_warning(info,
                     "%s: the intra-node link %s (%s) is slower than the inter-node link %s (%s)",
-                    intra_option, cluster.intra.name,
+                    info->preset_intra ? "--platform" : intra_option, cluster.intra.name,
                     collcalc_format_bandwidth_GBps(a, sizeof a, cluster.intra.bw_GBps),
                     cluster.inter.name,
                     collcalc_format_bandwidth_GBps(b, sizeof b, cluster.inter.bw_GBps));

@@ -32,6 +32,15 @@ static const double inter_sm100[] = {96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22,
  * as a share of the GPU's NVLink bandwidth as NCCL counts it (370.8 and
  * 721.8 GB/s) that is 1.3 and 1.15. */
 #define NVLS_PEAK_SHARE_HOPPER 1.3
+/* Beyond 2 nodes the fabric (routing, rails, oversubscription) delivers
+ * less than the NICs: NVIDIA calls ~320 GB/s on 8 HGX H100 nodes "possible,
+ * depending on your network" where 2 nodes reach ~392 (nccl-tests#309:
+ * 0.82), and 8x400G RoCE H100 clusters report ~320 beyond 2 nodes
+ * (nccl#1221). collcalc assumes the loss grows with the fabric's depth:
+ * 1 - 0.06 log2(N / 2), at least 0.7 (4 nodes 0.94, 8 nodes 0.88, 16 nodes
+ * 0.82), unless told (system.fabric_efficiency, or a fit). */
+#define FABRIC_LOSS_PER_DOUBLING 0.06
+#define FABRIC_EFFICIENCY_MIN 0.7
 #define NVLS_PEAK_SHARE_BLACKWELL 1.15
 /* NVLS/NVLSTree per-channel network speed across nodes: the NICs' share
  * per channel, as the ring's (highest inter-node speed <= NICs x speed /
@@ -205,6 +214,11 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
     out->pci_bw_GBps = hw->pci_bw_GBps;
     out->nvswitch = hw->nvswitch;
     out->nvls_support = hw->nvls && hw->nvswitch && sm >= 90 && hw->nvlink_links_per_gpu > 0;
+    out->fabric_efficiency = 1.0;
+    if (hw->nodes > 2) {
+        double eff = 1.0 - FABRIC_LOSS_PER_DOUBLING * log2((double)hw->nodes / 2.0);
+        out->fabric_efficiency = eff < FABRIC_EFFICIENCY_MIN ? FABRIC_EFFICIENCY_MIN : eff;
+    }
 
     /* What one GPU can push inside the node, as NCCL counts it. */
     bool nvlink = hw->nvlink_links_per_gpu > 0;

@@ -16,10 +16,20 @@
  *         "nics_per_node": 8,                      whole number, 1..100000
  *         "memory_link": "hbm3",                   optional, a link of tier on-package
  *         "host_link": "pcie5",                    optional, a link of tier host
- *         "nvls": true,                            needs an NVLink (class nvlink) intra_link
+ *         "nvls": true,                            needs an NVSwitch (nvswitch) on an NVLink
+ *                                                  intra_link, and sm90+ when gpu_arch is known
  *         "sharp": false,
+ *         "gpu_arch": "sm90",                      optional: unknown | sm70 .. sm100
+ *         "cpu_vendor": "intel",                   optional: unknown | intel | amd | arm
+ *         "transport": "ib",                       optional: unknown | ib | roce | efa | tcpx |
+ *                                                  tcpxo | socket
+ *         "nics_per_gpu": 1,                       optional, 1..16, default 1
+ *         "p2p": true,                             optional, default true
+ *         "nvswitch": true,                        optional, default = nvls; needs NVLink
+ *         "nvlink_links_per_gpu": 18,              optional, 0..64, default 0
  *         "sources": {                             optional; each key optional, 1..255 bytes
- *           "topology": "...", "nics": "...", "nvls": "..." } } ] }
+ *           "topology": "...", "nics": "...", "nvls": "...",
+ *           "arch": "...", "transport": "...", "fabric": "..." } } ] }
  *
  * Link names are looked up in the link table by name or alias, ignoring
  * case, and stored under the link's canonical name. memory_link and

@@ -603,8 +603,19 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
     }
     if ((fix & COLLCALC_NCCL_FIX_FABRIC) && c->nodes > 2)
         alg *= s->fabric_efficiency;
-    if ((fix & COLLCALC_NCCL_FIX_RAMP) && cand->channels > 0)
-        alg *= (double)cand->channels_run / (double)cand->channels;
+    if ((fix & COLLCALC_NCCL_FIX_RAMP) && cand->channels_run < cand->channels) {
+        /* NCCL's own bandwidth formula on the channels that run: the
+         * per-channel terms shrink, the aggregate caps (llMaxBw) stay. */
+        collcalc_nccl_system fewer = *s;
+        fewer.graphs[a].nchannels = cand->channels_run;
+        ctx_t shrunk = *c;
+        shrunk.sys = &fewer;
+        double bus_all = 0.0, alg_all = 0.0, bus_run = 0.0, alg_run = 0.0;
+        bandwidth(c, a, cand->proto, &bus_all, &alg_all);
+        bandwidth(&shrunk, a, cand->proto, &bus_run, &alg_run);
+        if (alg_all > 0.0 && alg_run > 0.0 && alg_run < alg_all)
+            alg *= alg_run / alg_all;
+    }
 
     if ((fix & COLLCALC_NCCL_FIX_TRANSPORT) && c->nodes > 1)
         lat += (double)network_steps(c, a) * fix_transport_step_us[s->transport];

@@ -46,16 +46,18 @@ static void grouped(char *buffer, size_t size, double whole, const char *unit)
 
 /* Picks the largest step the value reaches (after rounding to 3
  * significant digits) and prints it there. Past the last step: a whole,
- * grouped number of the last unit. Below the first: "0 <first unit>" for
- * zero, else the first unit with as many decimals as 3 digits need. */
-static void ladder(char *buffer, size_t size, double value, const ladder_step *steps, int count)
+ * grouped number of the last unit. Zero: "0 <the zero_step unit>" ("0 us",
+ * "0 GB/s"). Below the first step: the first unit with as many decimals as
+ * 3 digits need. */
+static void ladder(char *buffer, size_t size, double value, const ladder_step *steps, int count,
+                   int zero_step)
 {
     if (!isfinite(value)) {
         snprintf(buffer, size, "n/a");
         return;
     }
     if (value == 0.0) {
-        snprintf(buffer, size, "0 %s", steps[0].name);
+        snprintf(buffer, size, "0 %s", steps[zero_step].name);
         return;
     }
     double magnitude = fabs(value);
@@ -94,21 +96,21 @@ void human_bytes(char *buffer, size_t size, double bytes)
     }
     static const ladder_step STEPS[] = {{1, "B"}, {1e3, "kB"}, {1e6, "MB"}, {1e9, "GB"},
                                         {1e12, "TB"}, {1e15, "PB"}, {1e18, "EB"}};
-    ladder(buffer, size, bytes, STEPS, (int)(sizeof STEPS / sizeof STEPS[0]));
+    ladder(buffer, size, bytes, STEPS, (int)(sizeof STEPS / sizeof STEPS[0]), 0);
 }
 
 void human_time_us(char *buffer, size_t size, double time_us)
 {
     static const ladder_step STEPS[] = {{1e-6, "ps"}, {1e-3, "ns"}, {1, "us"}, {1e3, "ms"},
                                         {1e6, "s"}};
-    ladder(buffer, size, time_us, STEPS, (int)(sizeof STEPS / sizeof STEPS[0]));
+    ladder(buffer, size, time_us, STEPS, (int)(sizeof STEPS / sizeof STEPS[0]), 2);
 }
 
 void human_bandwidth_GBps(char *buffer, size_t size, double GBps)
 {
     static const ladder_step STEPS[] = {{1e-9, "B/s"}, {1e-6, "kB/s"}, {1e-3, "MB/s"},
                                         {1, "GB/s"}};
-    ladder(buffer, size, GBps, STEPS, (int)(sizeof STEPS / sizeof STEPS[0]));
+    ladder(buffer, size, GBps, STEPS, (int)(sizeof STEPS / sizeof STEPS[0]), 3);
 }
 
 void human_ratio(char *buffer, size_t size, double ratio)

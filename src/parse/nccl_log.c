@@ -228,7 +228,8 @@ static int is_plugin_failure(const char *m, int warn)
                                         "Failing initialization", "No eligible providers",
                                         "Failed to initialize", "failed to initialize",
                                         "init failed", "Unable to find a protocol"};
-    int net = text_starts_with(m, "NET/") || strstr(m, "net plugin") != NULL;
+    int net = text_starts_with(m, "NET/") || strstr(m, "net plugin") != NULL ||
+              strstr(m, "NET plugin") != NULL;
     if (!net)
         return 0;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
@@ -434,21 +435,18 @@ static int take_channels(log_line *l)
     collcalc_nccl_log *log = l->log;
     log->coll_channels = (int)coll;
     log->nvls_channels = log->collnet_channels = log->p2p_channels = 0;
-    const char *q;
     long value = 0;
-    if ((q = strstr(p, "channels, ")) != NULL) {
-        for (q = p; (q = strstr(q, ", ")) != NULL;) {
-            q += 2;
-            const char *digits = q;
-            if (!text_read_digits(&digits, &value))
-                continue;
-            if (text_starts_with(digits, " nvls channels"))
-                log->nvls_channels = (int)value;
-            else if (text_starts_with(digits, " collnet channels"))
-                log->collnet_channels = (int)value;
-            else if (text_starts_with(digits, " p2p channels") && log->p2p_channels == 0)
-                log->p2p_channels = (int)value;
-        }
+    for (const char *q = p; (q = strstr(q, ", ")) != NULL;) {
+        q += 2;
+        const char *digits = q;
+        if (!text_read_digits(&digits, &value))
+            continue;
+        if (text_starts_with(digits, " nvls channels"))
+            log->nvls_channels = (int)value;
+        else if (text_starts_with(digits, " collnet channels"))
+            log->collnet_channels = (int)value;
+        else if (text_starts_with(digits, " p2p channels") && log->p2p_channels == 0)
+            log->p2p_channels = (int)value;
     }
     log->channels_line = l->line;
     return 1;

@@ -99,6 +99,10 @@ struct collcalc_nccl_tests_reader {
     int max_rank;
     host_entry hosts[HOSTS_MAX];
     int host_count;
+    long pids[HOSTS_MAX]; /* distinct (host index, pid) pairs, folded into one number */
+    int pid_count;
+    int pid_lines; /* device lines with both a host and a pid */
+    bool pids_overflow;
     bool hosts_overflow;
     bool models_differ;
     long models_differ_line;
@@ -391,9 +395,19 @@ static bool parse_printed(const char *token, double *out, double *half_unit)
         scale = -330;
     if (scale > 300)
         scale = 300;
+    static const double POWERS[] = {1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4,
+                                    1e-3,  1e-2,  1e-1,  1e0,  1e1,  1e2,  1e3,  1e4};
     *out = value;
-    *half_unit = 0.5 * pow(10.0, (double)scale);
+    *half_unit = 0.5 * (scale >= -12 && scale <= 4 ? POWERS[scale + 12] : pow(10.0, (double)scale));
     return true;
+}
+
+/* Copies a name that is_plain_name accepted (or one already stored). */
+static void copy_name(char target[COLLCALC_NCCL_TESTS_NAME_MAX], const char *name)
+{
+    size_t length = strnlen(name, COLLCALC_NCCL_TESTS_NAME_MAX - 1);
+    memcpy(target, name, length);
+    target[length] = '\0';
 }
 
 /* A type or redop name: a letter, then letters, digits, '_', '.', '-'. */
@@ -735,13 +749,13 @@ static collcalc_status read_row(collcalc_nccl_tests_reader *reader, char **token
         case COL_TYPE:
             ok = is_plain_name(token);
             if (ok)
-                snprintf(row.row.type, sizeof row.row.type, "%s", token);
+                copy_name(row.row.type, token);
             row.has_type = ok;
             break;
         case COL_REDOP:
             ok = is_plain_name(token);
             if (ok)
-                snprintf(row.row.redop, sizeof row.row.redop, "%s", token);
+                copy_name(row.row.redop, token);
             break;
         case COL_ROOT: ok = parse_signed(token, &row.row.root); break;
         case COL_TIME:
@@ -807,8 +821,8 @@ static collcalc_status read_row(collcalc_nccl_tests_reader *reader, char **token
     reader->prev_size = row.row.size_bytes;
     reader->prev_table = row.table;
     reader->prev_root = row.row.root;
-    snprintf(reader->prev_type, sizeof reader->prev_type, "%s", row.row.type);
-    snprintf(reader->prev_redop, sizeof reader->prev_redop, "%s", row.row.redop);
+    copy_name(reader->prev_type, row.row.type);
+    copy_name(reader->prev_redop, row.row.redop);
     if (row.has_type) {
         remember_name(reader->run.types, &reader->run.type_count, row.row.type);
         remember_name(reader->run.redops, &reader->run.redop_count, row.row.redop);
@@ -878,11 +892,13 @@ static void printable(char *text)
 static void read_device(collcalc_nccl_tests_reader *reader, const char *text, char **tokens,
                         int count, long line)
 {
-    int rank = -1;
+    int rank = -1, pid = -1;
     const char *host = NULL;
     for (int i = 0; i + 1 < count; i++) {
         if (strcmp(tokens[i], "Rank") == 0)
             parse_int_token(tokens[i + 1], &rank);
+        else if (strcmp(tokens[i], "Pid") == 0)
+            parse_int_token(tokens[i + 1], &pid);
         else if (strcmp(tokens[i], "on") == 0 && host == NULL)
             host = tokens[i + 1];
     }
@@ -905,6 +921,18 @@ static void read_device(collcalc_nccl_tests_reader *reader, const char *text, ch
         }
         if (found >= 0)
             reader->hosts[found].ranks++;
+        /* Several ranks in one process (same host, same pid): -g or -t > 1. */
+        if (found >= 0 && pid >= 0) {
+            long key = (long)found * 4194304L + pid;
+            bool seen = false;
+            reader->pid_lines++;
+            for (int k = 0; k < reader->pid_count && !seen; k++)
+                seen = reader->pids[k] == key;
+            if (!seen && reader->pid_count < HOSTS_MAX)
+                reader->pids[reader->pid_count++] = key;
+            else if (!seen)
+                reader->pids_overflow = true;
+        }
     }
     /* The GPU model: everything after the "[bus id]" that follows "device". */
     const char *device = strstr(text, " device ");
@@ -1078,6 +1106,11 @@ collcalc_status collcalc_nccl_tests_reader_feed_line(collcalc_nccl_tests_reader 
     if (strstr(text, "nccl-tests version ") != NULL)
         copy_word_after(text, "nccl-tests version ", reader->run.nccl_tests_version,
                         sizeof reader->run.nccl_tests_version);
+
+    /* Most of a long log is noise (NCCL INFO lines): only a comment, a row,
+     * a header ("size ...") or a command naming a *_perf binary matters. */
+    if (text[0] != '#' && !is_digit(text[0]) && text[0] != 's' && strstr(text, "_perf") == NULL)
+        return COLLCALC_OK;
 
     char tokenized[COLLCALC_NCCL_TESTS_LINE_BYTES];
     memcpy(tokenized, text, n + 1);
@@ -1528,9 +1561,15 @@ collcalc_status collcalc_nccl_tests_reader_finish(collcalc_nccl_tests_reader *re
         run->has_in_place = run->has_in_place || run->rows[0].row.in_place.present;
     run->avg_busbw_rows_GBps = reader->n_all > 0 ? reader->sum_all / (double)reader->n_all : 0.0;
 
-    /* Launch mode from "# nThread T nGpus G". */
+    /* Launch mode from "# nThread T nGpus G", else from the device lines'
+     * pids (ranks sharing a process). */
     if (run->threads_per_process > 0 && run->gpus_per_thread > 0)
         run->launch = run->threads_per_process * run->gpus_per_thread > 1
+                          ? COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS
+                          : COLLCALC_NCCL_TESTS_LAUNCH_PROCESS_PER_GPU;
+    else if (run->device_lines >= 2 && !reader->pids_overflow &&
+             reader->pid_lines == run->device_lines)
+        run->launch = reader->pid_count < run->device_lines
                           ? COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS
                           : COLLCALC_NCCL_TESTS_LAUNCH_PROCESS_PER_GPU;
 

@@ -1030,30 +1030,32 @@ static void advise_ep(collcalc_topo *topo)
 {
     int component[COLLCALC_TOPO_DEVICES_MAX];
     char groups[COLLCALC_FINDING_TEXT_MAX];
+    collcalc_finding *finding;
     if (topo->nvlink_pairs > 0 && topo->islands[0].all_to_all) {
-        int count = gpu_components(topo, COLLCALC_TOPO_NVLINK, component);
-        (void)count;
+        gpu_components(topo, COLLCALC_TOPO_NVLINK, component);
         format_components(topo, component, groups, sizeof groups);
-        collcalc_findings_add(&topo->advice, COLLCALC_SEVERITY_INFO, "topo-ep-groups", NULL,
-                              "EP groups: the all-to-all NVLink island%s (largest: %d GPUs, every "
-                              "pair NV%d, %.0f GB/s per direction per GPU); GPUs listed by island: %s.",
-                              topo->island_count > 1 ? "s" : "", topo->islands[0].gpu_count,
-                              topo->islands[0].max_bonds, topo->islands[0].per_gpu_GBps, groups);
+        finding = collcalc_findings_add(
+            &topo->advice, COLLCALC_SEVERITY_INFO, "topo-ep-groups", NULL,
+            "EP groups: %s (all-to-all over NVLink: every pair NV%d, so dispatch and combine run at "
+            "up to %.0f GB/s per direction per GPU).",
+            groups, topo->islands[0].max_bonds, topo->islands[0].per_gpu_GBps);
+        collcalc_finding_add_line(finding, topo->islands[0].line);
         return;
     }
     int count = gpu_components(topo, COLLCALC_TOPO_NODE, component);
     format_components(topo, component, groups, sizeof groups);
     if (count == 1)
-        collcalc_findings_add(&topo->advice, COLLCALC_SEVERITY_INFO, "topo-ep-groups", NULL,
+        finding = collcalc_findings_add(&topo->advice, COLLCALC_SEVERITY_INFO, "topo-ep-groups", NULL,
                               "EP groups may span all %d GPUs: no pair crosses the CPU interconnect "
                               "(SYS).",
                               topo->gpu_count);
     else
-        collcalc_findings_add(
+        finding = collcalc_findings_add(
             &topo->advice, COLLCALC_SEVERITY_INFO, "topo-ep-groups", NULL,
             "EP groups within one CPU socket: %s (no SYS pair inside); an all-to-all spanning them "
             "crosses the CPU interconnect at about %.1f GB/s per direction.",
             groups, collcalc_topo_class_estimate_GBps(COLLCALC_TOPO_SYS, topo->pcie_gen));
+    collcalc_finding_add_line(finding, topo->header_line);
 }
 
 static void advise_avoid_sys(collcalc_topo *topo)
@@ -1084,13 +1086,30 @@ static void advise_avoid_sys(collcalc_topo *topo)
     collcalc_finding_add_line(finding, topo->devices[first_a].line);
 }
 
+/* What a PCIe class means for a GPU pair, for people. */
+static const char *class_path(collcalc_topo_class connection)
+{
+    switch (connection) {
+    case COLLCALC_TOPO_PIX: return "behind one PCIe switch";
+    case COLLCALC_TOPO_PXB: return "across PCIe switches";
+    case COLLCALC_TOPO_PHB: return "through the CPU's host bridge";
+    case COLLCALC_TOPO_NODE: return "between host bridges of one NUMA node";
+    case COLLCALC_TOPO_SYS: return "across the CPU interconnect";
+    case COLLCALC_TOPO_SELF:
+    case COLLCALC_TOPO_NVLINK: break;
+    }
+    return "";
+}
+
 static void advise_no_nvlink(collcalc_topo *topo)
 {
-    int counts[COLLCALC_TOPO_SYS + 1] = {0};
+    int counts[COLLCALC_TOPO_SYS + 1] = {0}, pairs = 0;
     for (int i = 0; i < topo->device_count; i++)
         for (int j = i + 1; j < topo->device_count; j++)
-            if (is_gpu(topo, i) && is_gpu(topo, j))
+            if (is_gpu(topo, i) && is_gpu(topo, j)) {
                 counts[topo->cells[i][j].connection]++;
+                pairs++;
+            }
     char mix[160] = "";
     collcalc_topo_class best = COLLCALC_TOPO_SYS, worst = COLLCALC_TOPO_PIX;
     for (int c = COLLCALC_TOPO_PIX; c <= COLLCALC_TOPO_SYS; c++) {
@@ -1102,21 +1121,27 @@ static void advise_no_nvlink(collcalc_topo *topo)
             best = (collcalc_topo_class)c;
         worst = (collcalc_topo_class)c;
     }
-    double hi = collcalc_topo_class_estimate_GBps(best, topo->pcie_gen);
-    double lo = collcalc_topo_class_estimate_GBps(worst, topo->pcie_gen);
-    collcalc_finding *finding = collcalc_findings_add(
-        &topo->advice, COLLCALC_SEVERITY_INFO, "topo-no-nvlink",
-        "Measure with nvbandwidth or p2pBandwidthLatencyTest; if NCCL logs show 'via SHM', PCIe P2P "
-        "is off (IOMMU/ACS, VM): check NCCL_P2P_LEVEL and NCCL_P2P_DISABLE.",
-        best == worst
-            ? "No NVLink at all: P2P over PCIe (%s), expect about %.1f GB/s per direction between "
-              "GPUs on PCIe Gen%d (x16 line rate %.2f GB/s)."
-            : "No NVLink at all: P2P over PCIe (%s), expect about %.1f GB/s per direction between "
-              "GPUs on PCIe Gen%d (x16 line rate %.2f GB/s), less through the host bridge or across "
-              "sockets.",
-        mix, hi, topo->pcie_gen, pcie_x16_GBps(topo->pcie_gen));
+    const char *next = "Measure with nvbandwidth or p2pBandwidthLatencyTest; if NCCL logs show 'via "
+                       "SHM', PCIe P2P is off (IOMMU/ACS, VM): check NCCL_P2P_LEVEL and "
+                       "NCCL_P2P_DISABLE.";
+    double x16 = pcie_x16_GBps(topo->pcie_gen);
+    collcalc_finding *finding;
+    if (best == worst)
+        finding = collcalc_findings_add(
+            &topo->advice, COLLCALC_SEVERITY_INFO, "topo-no-nvlink", next,
+            "No NVLink at all: P2P over PCIe, every one of the %d GPU pairs %s (%s); expect about "
+            "%.1f GB/s per direction between GPUs on PCIe Gen%d (x16 line rate %.2f GB/s).",
+            pairs, collcalc_topo_class_name(best), class_path(best),
+            collcalc_topo_class_estimate_GBps(best, topo->pcie_gen), topo->pcie_gen, x16);
+    else
+        finding = collcalc_findings_add(
+            &topo->advice, COLLCALC_SEVERITY_INFO, "topo-no-nvlink", next,
+            "No NVLink at all: P2P over PCIe (%s pairs); expect about %.1f GB/s per direction %s "
+            "(%s), down to %.1f GB/s %s (%s), on PCIe Gen%d (x16 line rate %.2f GB/s).",
+            mix, collcalc_topo_class_estimate_GBps(best, topo->pcie_gen), class_path(best),
+            collcalc_topo_class_name(best), collcalc_topo_class_estimate_GBps(worst, topo->pcie_gen),
+            class_path(worst), collcalc_topo_class_name(worst), topo->pcie_gen, x16);
     collcalc_finding_add_line(finding, topo->header_line);
-    (void)lo;
 }
 
 /* Bond count most of a GPU's NVLink pairs show, and how many show it. */

@@ -131,3 +131,13 @@ bool plan_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
     *out = a * b;
     return true;
 }
+
+uint64_t plan_bytes(double x)
+{
+    const double limit = 4611686018427387904.0; /* 2^62 */
+    if (!(x > 0))
+        return 0;
+    if (x >= limit)
+        return UINT64_C(1) << 62;
+    return (uint64_t)llround(x);
+}

@@ -221,7 +221,7 @@ collcalc_status collcalc_kv_evaluate(const collcalc_kv_query *query, collcalc_kv
     uint64_t stage_layers = ((uint64_t)m->layers + pp - 1) / pp;
     double stage_fraction = (double)stage_layers / (double)m->layers;
     double shard = (double)r->kv_bytes_total * stage_fraction * (double)shard_num / (double)shard_den;
-    r->kv_bytes_per_shard = (uint64_t)llround(shard);
+    r->kv_bytes_per_shard = plan_bytes(shard);
     uint64_t copies = (uint64_t)r->replication;
     r->kv_bytes_transferred = query->dedup ? r->kv_bytes_total : r->kv_bytes_total * copies;
     if (query->with_transfer) {

@@ -116,6 +116,11 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
     if (q->zipf_s != 0 && !plan_in_range(q->zipf_s, 0.0, 10.0))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "zipf exponent must be between 0 and 10 (got %g)", q->zipf_s);
+    if ((q->expert_loads != NULL || q->zipf_s > 0) &&
+        m->routed_experts > COLLCALC_MOE_EXPERTS_MAX)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "per-expert loads are modelled for at most %d experts (%s has "
+                                  "%d)", COLLCALC_MOE_EXPERTS_MAX, m->name, m->routed_experts);
     if (q->expert_loads != NULL) {
         if (q->expert_load_count != (size_t)m->routed_experts)
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
@@ -534,7 +539,7 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     collcalc_query ar;
     collcalc_query_init(&ar);
     ar.op = COLLCALC_OP_ALLREDUCE;
-    ar.size_bytes = (uint64_t)ar_size;
+    ar.size_bytes = plan_bytes(ar_size);
     ar.cluster = q->cluster;
     ar.cluster.gpus = ep;
     collcalc_result ar_result;

@@ -13,7 +13,8 @@
  *   TP: 2 all-reduces per layer of tokens_mb x H x b (RS + AG with SP);
  *       training doubles every count (backward pass).
  *   EP: 1 dispatch + 1 combine per MoE layer (src/plan/moe.c).
- *   PP: 1 send/recv per micro-batch of tokens_mb x H x b / tp.
+ *   PP: send/recv of tokens_mb x H x b / tp, (m + pp - 2) of them on the
+ *       critical path (decode: pp - 1).
  *   DP (train): one all-reduce of the gradients of the replicated weights
  *       over cp x ep x dp ranks, one of the expert weights over tp x cp x dp.
  *   CP: ring attention passes its KV block cp - 1 times per layer.
@@ -229,6 +230,14 @@ collcalc_status collcalc_plan_validate(const collcalc_plan_query *q, collcalc_di
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "imbalance (max/mean) must be at least 1 (got %g)",
                                   q->imbalance);
+    if (q->weight_bytes < 0 || q->weight_bytes > 8)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "weight bytes must be between 1 and 8 (got %d)",
+                                  q->weight_bytes);
+    if (!plan_in_range(q->gpu_memory_GB, 0.0, 1e6))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "GPU memory must be between 0 and 1e6 GB (got %g)",
+                                  q->gpu_memory_GB);
     if (q->grad_bytes < 0 || q->grad_bytes > 8)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "gradient bytes must be between 1 and 8 (got %d)",
@@ -454,11 +463,11 @@ static collcalc_status ep_items(const collcalc_plan_query *q, collcalc_plan_resu
         item->count_per_layer = 1;
         item->count_per_step = count;
     }
-    d->message_bytes = (uint64_t)llround(mr.dispatch_bytes_per_gpu);
+    d->message_bytes = plan_bytes(mr.dispatch_bytes_per_gpu);
     d->latency_us_each = mr.dispatch_latency_us;
     d->bandwidth_us_each = mr.dispatch_bandwidth_us;
     d->time_us_each = mr.dispatch_us;
-    c->message_bytes = (uint64_t)llround(mr.combine_bytes_per_gpu);
+    c->message_bytes = plan_bytes(mr.combine_bytes_per_gpu);
     c->latency_us_each = mr.combine_latency_us;
     c->bandwidth_us_each = mr.combine_bandwidth_us;
     c->time_us_each = mr.combine_us;
@@ -533,6 +542,11 @@ static void rule_checks(const collcalc_plan_query *q, collcalc_plan_result *r,
                               "%d redundant experts: %d slots, expert weight memory +%.1f %%",
                               q->redundant_experts, m->routed_experts + q->redundant_experts,
                               100.0 * r->expert_memory_increase);
+    if (q->gpu_memory_GB > 0 && r->weight_bytes_per_gpu > q->gpu_memory_GB * 1e9)
+        collcalc_findings_add(f, COLLCALC_SEVERITY_ERROR, "weights-exceed-memory",
+                              "shard the weights further (more TP, PP or EP)",
+                              "the weights alone need %.1f GB per GPU, more than its %.0f GB",
+                              r->weight_bytes_per_gpu / 1e9, q->gpu_memory_GB);
     if (r->item_count > 0 && r->dominant == COLLCALC_DOMINANT_LATENCY)
         collcalc_findings_add(f, COLLCALC_SEVERITY_INFO, "latency-bound",
                               "larger batches cost little more communication per step",
@@ -566,6 +580,16 @@ collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
     r->tokens_per_micro_batch = (q->tokens + slices - 1) / slices;
     r->expert_memory_increase =
         collcalc_model_is_moe(m) ? (double)q->redundant_experts / m->routed_experts : 0.0;
+    {
+        double expert = collcalc_model_expert_params(m);
+        double dense = m->params_billion * 1e9 - expert;
+        if (dense < 0)
+            dense = 0;
+        double wb = q->weight_bytes > 0 ? q->weight_bytes : (double)collcalc_dtype_bytes(q->dtype);
+        r->weight_bytes_per_gpu = (dense / ((double)q->tp * q->pp) +
+                                   expert * (1.0 + r->expert_memory_increase) /
+                                       ((double)q->ep * q->pp)) * wb;
+    }
     size_t used = 0;
     for (int i = 0; i < (int)COLLCALC_DIM_COUNT; i++)
         used += (size_t)snprintf(r->rank_order + used, sizeof r->rank_order - used, "%s%s",
@@ -625,7 +649,9 @@ collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
         if (status != COLLCALC_OK)
             return status;
         item->group_size = q->pp;
-        item->count_per_step = repeat;
+        /* On the pipeline's critical path: the first micro-batch crosses
+         * pp - 1 boundaries, each later one adds one; training again backward. */
+        item->count_per_step = ((long)r->micro_batches + q->pp - 2) * passes;
         finish_item(item, q->overlap_pp, q->sm_slowdown);
     }
     if (q->cp > 1) {
@@ -669,7 +695,7 @@ collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
                                (1u << COLLCALC_DIM_DP);
         group_place dense = place_group(q, dense_mask, world);
         if (dense.size > 1 && dense_params > 0) {
-            uint64_t size = (uint64_t)llround(dense_params / ((double)q->tp * q->pp) * grad);
+            uint64_t size = plan_bytes(dense_params / ((double)q->tp * q->pp) * grad);
             collcalc_plan_item *item = new_item(r, COLLCALC_COMM_DP_ALLREDUCE);
             status = cost_item(q, &dense, COLLCALC_OP_ALLREDUCE, size, item, diag);
             if (status != COLLCALC_OK)
@@ -679,7 +705,7 @@ collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
         }
         group_place experts = place_group(q, expert_mask, world);
         if (experts.size > 1 && expert_params > 0) {
-            uint64_t size = (uint64_t)llround(expert_params / ((double)q->ep * q->pp) * grad);
+            uint64_t size = plan_bytes(expert_params / ((double)q->ep * q->pp) * grad);
             collcalc_plan_item *item = new_item(r, COLLCALC_COMM_DP_EXPERT_ALLREDUCE);
             status = cost_item(q, &experts, COLLCALC_OP_ALLREDUCE, size, item, diag);
             if (status != COLLCALC_OK)

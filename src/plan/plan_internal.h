@@ -36,6 +36,10 @@ bool plan_in_range(double x, double lo, double hi);
  * one of m marked items: C(n - m, k) / C(n, k). */
 double plan_prob_miss(double n, double m, double k);
 
+/* x rounded to a whole number of bytes, clamped to [0, 2^62] so that huge
+ * (but finite) products convert without overflow. */
+uint64_t plan_bytes(double x);
+
 /* *out = a x b; false (and *out untouched) on overflow. */
 bool plan_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 

@@ -285,6 +285,8 @@ static void test_single_link(void **state)
     resolve_fails(t, &spec, COLLCALC_ERR_INVALID, "--gpus: missing");
     spec = SPEC("gpus=8");
     resolve_fails(t, &spec, COLLCALC_ERR_INVALID, "--link: missing: name a link");
+    spec = SPEC("gpus=8", "link=nvlink5", "nics-per-gpu=2");
+    resolve_fails(t, &spec, COLLCALC_ERR_INVALID, "--nics-per-gpu: a single --link has no NICs");
 }
 
 static void test_unknown_names_suggest(void **state)
@@ -544,6 +546,12 @@ static void test_slow_intra_warning(void **state)
     spec = SPEC("gpus=8", "gpus-per-node=8", "intra=pcie4", "inter=ib-xdr");
     resolve_ok(t, &spec, &c, &info);
     assert_int_equal(info.warning_count, 0); /* one node: the NICs are not used */
+    spec = SPEC("platform=l40s-8x-pcie", "nodes=2");
+    resolve_ok(t, &spec, &c, &info);
+    assert_int_equal(info.warning_count, 1);
+    assert_string_equal(info.warnings[0],
+                        "--platform: the intra-node link pcie4 (31.5 GB/s) is slower than the "
+                        "inter-node link eth400 (50.0 GB/s)");
 }
 
 /* Every built-in platform resolves alone, and at two nodes. */

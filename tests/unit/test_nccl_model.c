@@ -284,6 +284,11 @@ static void test_derive(void **state)
     assert_int_equal(s.graphs[COLLCALC_NCCL_RING].nchannels, 8);
     assert_near(s.graphs[COLLCALC_NCCL_RING].bw_inter_GBps, 48.0, 1e-12);
     assert_int_equal(s.nranks, 16);
+    assert_near(s.fabric_efficiency, 1.0, 1e-12);
+    /* Beyond 2 nodes the fabric is assumed to lose 6 % per doubling. */
+    hw.nodes = 8;
+    assert_int_equal(collcalc_nccl_system_derive(&hw, &s, &diag), COLLCALC_OK);
+    assert_near(s.fabric_efficiency, 0.88, 1e-12);
     /* Bad input. */
     hw.nics_per_node = 0;
     assert_int_equal(collcalc_nccl_system_derive(&hw, &s, &diag), COLLCALC_ERR_INVALID);
@@ -329,6 +334,55 @@ static void test_corrections(void **state)
     assert_near(collcalc_nccl_selected(&a)->busbw_GBps, 4.0, 0.01);
     b = predict(&s, &none, COLLCALC_NCCL_ALLREDUCE, 1u << 30);
     assert_near(collcalc_nccl_selected(&b)->busbw_GBps, 12.0, 0.01);
+}
+
+static void test_transport_and_symmetric(void **state)
+{
+    (void)state;
+    collcalc_nccl_system s;
+    worked_two_nodes(&s);
+    collcalc_nccl_options all;
+    collcalc_nccl_options_init(&all);
+    collcalc_nccl_options none = faithful();
+    /* EFA: 68 us per network step; Tree LL on 2 nodes waits for 2. */
+    s.transport = COLLCALC_NCCL_NET_EFA;
+    collcalc_nccl_prediction a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 8);
+    collcalc_nccl_prediction b = predict(&s, &none, COLLCALC_NCCL_ALLREDUCE, 8);
+    assert_int_equal(collcalc_nccl_selected(&a)->algo, COLLCALC_NCCL_TREE);
+    assert_near(collcalc_nccl_selected(&a)->latency_pred_us, 25.2 + 2.0 * 68.0, 1e-9);
+    assert_near(collcalc_nccl_selected(&b)->latency_pred_us, 25.2, 1e-9);
+    /* ... and the EFA plugin turns LL128 off (NCCL's own rule keeps it). */
+    assert_int_equal(cand(&a, COLLCALC_NCCL_TREE, COLLCALC_NCCL_LL128)->unavailable,
+                     COLLCALC_NCCL_NO_HARDWARE);
+    assert_int_equal(cand(&b, COLLCALC_NCCL_TREE, COLLCALC_NCCL_LL128)->unavailable,
+                     COLLCALC_NCCL_OK);
+    /* Ring AllGather over TCPXO: one network step, 62 us more. */
+    s.transport = COLLCALC_NCCL_NET_TCPXO;
+    a = predict(&s, &all, COLLCALC_NCCL_ALLGATHER, 256);
+    b = predict(&s, &none, COLLCALC_NCCL_ALLGATHER, 256);
+    assert_near(cand(&a, COLLCALC_NCCL_RING, COLLCALC_NCCL_LL)->latency_pred_us,
+                cand(&b, COLLCALC_NCCL_RING, COLLCALC_NCCL_LL)->latency_us + 62.0, 1e-9);
+
+    /* Symmetric kernels + CUDA graph on one Blackwell node (NCCL 2.27): the
+     * ~3 us floor; not with 2.25 (no symmetric kernels) or without -R 2. */
+    worked_one_node(&s);
+    s.min_sm = 100;
+    s.symmetric = true;
+    s.cuda_graph = true;
+    const collcalc_nccl_constants *k227 = NULL, *k225 = NULL;
+    assert_int_equal(collcalc_nccl_constants_find(table, "2.27", &k227, NULL), COLLCALC_OK);
+    assert_int_equal(collcalc_nccl_constants_find(table, "2.25", &k225, NULL), COLLCALC_OK);
+    collcalc_nccl_prediction p;
+    assert_int_equal(collcalc_nccl_predict(&s, k227, &all, COLLCALC_NCCL_ALLREDUCE, 8, &p, NULL),
+                     COLLCALC_OK);
+    assert_near(collcalc_nccl_selected(&p)->latency_pred_us, 3.0, 1e-9);
+    s.cuda_graph = false; /* the launch comes back */
+    assert_int_equal(collcalc_nccl_predict(&s, k227, &all, COLLCALC_NCCL_ALLREDUCE, 8, &p, NULL),
+                     COLLCALC_OK);
+    assert_near(collcalc_nccl_selected(&p)->latency_pred_us, 7.0, 1e-9);
+    assert_int_equal(collcalc_nccl_predict(&s, k225, &all, COLLCALC_NCCL_ALLREDUCE, 8, &p, NULL),
+                     COLLCALC_OK);
+    assert_near(collcalc_nccl_selected(&p)->latency_pred_us, 15.0, 1e-9);
 }
 
 static void test_properties(void **state)
@@ -461,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_derive),
         cmocka_unit_test(test_corrections),
+        cmocka_unit_test(test_transport_and_symmetric),
         cmocka_unit_test(test_properties),
         cmocka_unit_test(test_from_platform),
     };

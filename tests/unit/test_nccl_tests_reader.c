@@ -560,6 +560,32 @@ static void prefixes_and_noise(void **state)
     collcalc_nccl_tests_run_free(&run);
 }
 
+static void launch_from_device_pids(void **state)
+{
+    (void)state;
+    collcalc_nccl_tests_run run;
+    const char *one_process =
+        "#  Rank  0 Group  0 Pid   1000 on         h1 device  0 [0x18] NVIDIA A100-SXM4-80GB\n"
+        "#  Rank  1 Group  0 Pid   1000 on         h1 device  1 [0x19] NVIDIA A100-SXM4-80GB\n"
+        "# size time algbw busbw\n1048576 58.2 18.02 18.02\n";
+    assert_int_equal(read_string(one_process, &run, NULL), COLLCALC_OK);
+    assert_int_equal(run.launch, COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS);
+    assert_int_equal(run.ranks, 2);
+    assert_int_equal(run.hosts, 1);
+    assert_string_equal(run.gpu_model, "NVIDIA A100-SXM4-80GB");
+    collcalc_nccl_tests_run_free(&run);
+    const char *two_processes =
+        "#  Rank  0 Group  0 Pid   1000 on         h1 device  0 [0x18] NVIDIA A100-SXM4-80GB\n"
+        "#  Rank  1 Group  0 Pid   1000 on         h2 device  0 [0x18] NVIDIA A100-SXM4-40GB\n"
+        "# size time algbw busbw\n1048576 58.2 18.02 18.02\n";
+    assert_int_equal(read_string(two_processes, &run, NULL), COLLCALC_OK);
+    assert_int_equal(run.launch, COLLCALC_NCCL_TESTS_LAUNCH_PROCESS_PER_GPU);
+    assert_int_equal(run.hosts, 2);
+    assert_int_equal(run.ranks_per_host, 1);
+    assert_int_equal(finding(&run, "gpu-models-differ")->lines[0], 2);
+    collcalc_nccl_tests_run_free(&run);
+}
+
 static void bounded_rows(void **state)
 {
     (void)state;
@@ -643,6 +669,7 @@ int main(void)
         cmocka_unit_test(refused_inputs),    cmocka_unit_test(zero_time_and_order),
         cmocka_unit_test(mixed_ops),         cmocka_unit_test(op_from_columns),
         cmocka_unit_test(footer_checks),     cmocka_unit_test(prefixes_and_noise),
+        cmocka_unit_test(launch_from_device_pids),
         cmocka_unit_test(bounded_rows),      cmocka_unit_test(long_and_odd_lines),
         cmocka_unit_test(names),
     };

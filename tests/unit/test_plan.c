@@ -284,7 +284,12 @@ static void test_moe_plan(void **state)
     q.tokens = 8 * 4096;
     r = run(&q);
     assert_non_null(collcalc_findings_find(&r.findings, "tp-mla-replication"));
-    assert_non_null(collcalc_findings_find(&r.findings, "tp-crosses-node"));
+    /* TP 8 fills each node, so the EP peers (stride 8) sit on 8 nodes */
+    assert_null(collcalc_findings_find(&r.findings, "tp-crosses-node"));
+    d = item(&r, COLLCALC_COMM_EP_DISPATCH);
+    assert_true(d->crosses_node);
+    assert_int_equal(d->nodes, 8);
+    assert_int_equal(d->message_bytes, UINT64_C(512) * 8 * 7408); /* 4096 / tp 8 tokens */
 }
 
 static void test_rule_checks(void **state)
@@ -312,6 +317,16 @@ static void test_rule_checks(void **state)
     r = run(&q);
     assert_int_equal(r.dominant, COLLCALC_DOMINANT_LATENCY);
     assert_non_null(collcalc_findings_find(&r.findings, "latency-bound"));
+    /* 70.6e9 BF16 weights over 8 GPUs: 17.65 GB each; on 16 GB GPUs an error */
+    q.gpu_memory_GB = 16;
+    r = run(&q);
+    assert_true(fabs(r.weight_bytes_per_gpu - 70.6e9 / 8 * 2) < 1.0);
+    f = collcalc_findings_find(&r.findings, "weights-exceed-memory");
+    assert_non_null(f);
+    assert_string_equal(f->message, "the weights alone need 17.6 GB per GPU, more than its 16 GB");
+    q.gpu_memory_GB = 80;
+    r = run(&q);
+    assert_null(collcalc_findings_find(&r.findings, "weights-exceed-memory"));
 }
 
 static void test_bad_input(void **state)
@@ -354,6 +369,20 @@ static void test_bad_input(void **state)
     q.model = NULL;
     assert_int_equal(collcalc_plan_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
     assert_string_equal(diag.message, "no model given");
+    /* The largest accepted token count stays finite, training DeepSeek-V3. */
+    collcalc_plan_query big;
+    collcalc_plan_query_init(&big);
+    big.model = collcalc_model_table_find(models, "deepseek-v3");
+    big.workload = COLLCALC_WORKLOAD_TRAIN;
+    big.tokens = COLLCALC_TOKENS_MAX;
+    big.tp = 8;
+    big.ep = 32;
+    big.pp = 4;
+    big.dp = 2;
+    platform_cluster("hgx-h800", &big.cluster);
+    r = run(&big);
+    assert_true(isfinite(r.comm_us) && r.comm_us > 0);
+    assert_int_equal(r.micro_batches, 4);
     collcalc_workload w;
     assert_int_equal(collcalc_workload_from_name("Decode", &w, &diag), COLLCALC_OK);
     assert_int_equal(w, COLLCALC_WORKLOAD_DECODE);
@@ -438,6 +467,17 @@ static void test_search(void **state)
         assert_true(isfinite(many[i].exposed_us));
         assert_true(many[i].tp <= 128 && many[i].ep <= 256 && many[i].pp <= 61);
     }
+    /* With 80 GB per GPU (H800) in FP8 a replica needs at least 16 GPUs:
+     * the weights check removes the communication-free answers. */
+    q.dtype = COLLCALC_DTYPE_FP8;
+    q.gpu_memory_GB = 80;
+    assert_int_equal(collcalc_plan_search(&q, 256, many, 512, &count, &total, &diag),
+                     COLLCALC_OK);
+    assert_true(many[0].errors == 0);
+    assert_true(many[0].tp * many[0].ep * many[0].pp >= 16);
+    for (size_t i = 0; i < count; i++)
+        if (many[i].tp * many[i].ep * many[i].pp < 8)
+            assert_true(many[i].errors > 0);
     assert_int_equal(collcalc_plan_search(&q, 0, many, 512, &count, &total, &diag),
                      COLLCALC_ERR_INVALID);
     assert_string_equal(diag.message, "gpus must be between 1 and 1000000 (got 0)");

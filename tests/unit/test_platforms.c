@@ -211,6 +211,35 @@ static void test_builtin_consistency(void **state)
     collcalc_platform_table_free(table);
 }
 
+/* The cloud presets' scale-out bandwidth per node, as the providers quote
+ * it (Gbps): NICs x per-NIC rate. */
+static void test_cloud_network_totals(void **state)
+{
+    const collcalc_link_table *links = *state;
+    collcalc_platform_table *table = load_builtin(links);
+    static const struct {
+        const char *name;
+        double gbps;
+    } totals[] = {
+        {"p4d.24xlarge", 400},   {"p4de.24xlarge", 400},  {"p5.48xlarge", 3200},
+        {"p5en.48xlarge", 3200}, {"p6-b200.48xlarge", 3200}, {"a3-highgpu-8g", 800},
+        {"a3-megagpu-8g", 1600}, {"a3-ultragpu-8g", 3200}, {"a4-highgpu-8g", 3200},
+        {"nd96asr-v4", 1600},    {"nd96isr-h100-v5", 3200}, {"nd96isr-h200-v5", 3200},
+        {"a4x", 72 * 400},
+    };
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+        const collcalc_platform *p = collcalc_platform_table_find(table, totals[i].name);
+        assert_non_null(p);
+        const collcalc_link *nic = collcalc_link_table_find(links, p->inter_link);
+        double gbps = p->nics_per_node * nic->bw_per_direction_GBps * 8.0;
+        print_message("%s: %g Gbps\n", p->name, gbps);
+        assert_true(gbps == totals[i].gbps);
+        /* Every NIC is driven: GPUs x NICs per GPU covers them. */
+        assert_true(p->nics_per_node <= p->gpus_per_node * p->nics_per_gpu);
+    }
+    collcalc_platform_table_free(table);
+}
+
 static void test_find_by_alias_and_case(void **state)
 {
     collcalc_platform_table *table = load_builtin(*state);
@@ -649,6 +678,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_builtin_loads, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_builtin_figures, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_builtin_consistency, setup_links, teardown_links),
+        cmocka_unit_test_setup_teardown(test_cloud_network_totals, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_find_by_alias_and_case, setup_links,
                                         teardown_links),
         cmocka_unit_test(test_builtin_is_data_file),

@@ -221,8 +221,9 @@ static void test_l40s_pcie_node(void **state)
     /* NODE on Gen4: 31.5 GB/s x 0.55. */
     assert_close(collcalc_topo_pair_GBps(topo, 0, 3), 17.325, 1e-9);
     const collcalc_finding *none = need_finding(topo, "topo-no-nvlink");
-    assert_contains(none->message, "No NVLink at all: P2P over PCIe (6 NODE), expect about 17.3 GB/s "
-                                   "per direction");
+    assert_contains(none->message, "No NVLink at all: P2P over PCIe, every one of the 6 GPU pairs "
+                                   "NODE (between host bridges of one NUMA node); expect about 17.3 "
+                                   "GB/s per direction");
     assert_contains(none->next_step, "NCCL_P2P_LEVEL");
     assert_contains(need_finding(topo, "topo-tp-groups")->message, "every pair NODE");
     assert_null(collcalc_findings_find(&topo->advice, "topo-numa"));
@@ -255,7 +256,9 @@ static void test_pcie_switch_pairs(void **state)
     assert_contains(sys->message, "16 GPU pairs are SYS");
     assert_contains(sys->message, "{GPU0-GPU3}, {GPU4-GPU7}");
     assert_contains(need_finding(topo, "topo-ep-groups")->message, "{GPU0-GPU3}, {GPU4-GPU7}");
-    assert_contains(need_finding(topo, "topo-no-nvlink")->message, "4 PIX, 8 PHB, 16 SYS");
+    assert_contains(need_finding(topo, "topo-no-nvlink")->message,
+                    "(4 PIX, 8 PHB, 16 SYS pairs); expect about 25.2 GB/s per direction behind one "
+                    "PCIe switch (PIX), down to 12.6 GB/s across the CPU interconnect (SYS)");
     collcalc_topo_free(topo);
 }
 

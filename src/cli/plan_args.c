@@ -1,0 +1,61 @@
+/* Shared planning options (plan_args.h). */
+#include "plan_args.h"
+
+#include "report.h"
+
+int plan_tokens(cli_context *ctx, uint64_t *out)
+{
+    if (!arg_given(&ctx->args, OPT_TOKENS))
+        return cli_usage_error(ctx, "--tokens", "missing: how many tokens, e.g. --tokens 8192");
+    long long tokens = 0;
+    long value;
+    int code = cli_count(ctx, OPT_TOKENS, 1, 1L << 34, &value);
+    tokens = value;
+    *out = (uint64_t)tokens;
+    return code;
+}
+
+int plan_degree(cli_context *ctx, option_id id, int *out)
+{
+    long value = 1;
+    int code = cli_count(ctx, id, 1, 1000000, &value);
+    *out = (int)value;
+    return code;
+}
+
+int plan_fraction(cli_context *ctx, option_id id, double *out)
+{
+    return cli_number(ctx, id, 0.0, 1.0, out);
+}
+
+int plan_factor(cli_context *ctx, option_id id, double *out)
+{
+    return cli_number(ctx, id, 1.0, 1000.0, out);
+}
+
+bool plan_has_cluster(const cli_context *ctx)
+{
+    static const option_id CLUSTER[] = {OPT_LINK, OPT_PLATFORM, OPT_GPUS_PER_NODE, OPT_INTRA,
+                                        OPT_INTER, OPT_NODES, OPT_BW};
+    for (size_t i = 0; i < sizeof CLUSTER / sizeof CLUSTER[0]; i++)
+        if (arg_given(&ctx->args, CLUSTER[i]))
+            return true;
+    return false;
+}
+
+int plan_cluster(cli_context *ctx, long gpus, collcalc_cluster *out, bool *single_link,
+                 collcalc_bw_basis *out_basis)
+{
+    collcalc_cluster_spec spec;
+    collcalc_cluster_spec_init(&spec);
+    int code = report_spec_from_args(ctx, &spec);
+    if (code != 0)
+        return code;
+    if (spec.gpus == 0 && spec.nodes == 0)
+        spec.gpus = gpus;
+    collcalc_cluster_info info;
+    code = report_resolve(ctx, &spec, out, &info);
+    *single_link = info.single_link;
+    *out_basis = spec.basis;
+    return code;
+}

@@ -1,0 +1,32 @@
+/* Options the planning commands (kv, moe, plan) share: degrees, token
+ * counts, the cluster the plan runs on. */
+#ifndef COLLCALC_CLI_PLAN_ARGS_H
+#define COLLCALC_CLI_PLAN_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "collcalc/cluster_spec.h"
+#include "context.h"
+
+/* --tokens (required: a usage error names the option). */
+int plan_tokens(cli_context *ctx, uint64_t *out);
+
+/* A degree option: 1 when absent, else 1..1,000,000. */
+int plan_degree(cli_context *ctx, option_id id, int *out);
+
+/* A fraction option in [0, 1] or a factor >= 1 (value unchanged when absent). */
+int plan_fraction(cli_context *ctx, option_id id, double *out);
+int plan_factor(cli_context *ctx, option_id id, double *out);
+
+/* Whether any cluster option was given (--link, --platform, --gpus-per-node,
+ * --intra, --inter, ...). */
+bool plan_has_cluster(const cli_context *ctx);
+
+/* Resolves the cluster options for a group of `gpus` GPUs (used as --gpus
+ * when neither --gpus nor --nodes is given). *single_link says the query was
+ * one homogeneous link. Returns 0 or an exit code. */
+int plan_cluster(cli_context *ctx, long gpus, collcalc_cluster *out, bool *single_link,
+                 collcalc_bw_basis *out_basis);
+
+#endif
