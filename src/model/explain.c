@@ -119,7 +119,7 @@ static void explain_tree(text *t, const collcalc_cluster *c, const collcalc_resu
     if (ph->hop == COLLCALC_HOP_INTRA) {
         put(t,
             "two binary trees of depth ceil(lg %d) = %d, each carrying half of S up and back "
-            "down; %s %g GB/s x tree efficiency %g = %g GB/s",
+            "down (at most 2(p-1)/p x S per GPU); %s %g GB/s x tree efficiency %g = %g GB/s",
             r->gpus, ph->depth, c->intra.name, c->intra.bw_GBps, ph->efficiency, ph->bw_GBps);
         return;
     }

@@ -231,7 +231,8 @@ static void sentences(void **state)
     r = eval(&q, COLLCALC_ALGO_TREE);
     phase_text(&q, &r, 0, text);
     assert_string_equal(text, "two binary trees of depth ceil(lg 8) = 3, each carrying half of S up "
-                              "and back down; nvlink4 450 GB/s x tree efficiency 0.92 = 414 GB/s");
+                              "and back down (at most 2(p-1)/p x S per GPU); nvlink4 450 GB/s x "
+                              "tree efficiency 0.92 = 414 GB/s");
     q.cluster.gpus = 40;
     r = eval(&q, COLLCALC_ALGO_TREE);
     phase_text(&q, &r, 0, text);
