@@ -92,7 +92,7 @@ typedef struct {
     long line;
 } collcalc_nccl_fact;
 
-/* The reader's state and everything it recorded. Caller-owned (about 40 kB:
+/* The reader's state and everything it recorded. Caller-owned (about 14 kB:
  * keep it off small stacks); fill with collcalc_nccl_log_init. */
 typedef struct {
     long lines;       /* lines fed */

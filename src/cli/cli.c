@@ -24,7 +24,7 @@ static const option_use CLUSTER[] = {
     {OPT_PLATFORM, false, NULL}, {OPT_NODES, false, NULL}, {OPT_GPUS_PER_NODE, false, NULL},
     {OPT_INTRA, false, NULL}, {OPT_INTER, false, NULL}, {OPT_NICS_PER_NODE, false, NULL},
     {OPT_NICS_PER_GPU, false, NULL}, {OPT_NVLS, false, NULL}, {OPT_NO_NVLS, false, NULL},
-    {OPT_SHARP, false, NULL}, {OPT_TREE_EFFICIENCY, false, NULL}, END};
+    {OPT_SHARP, false, NULL}, {OPT_TREE_EFFICIENCY, false, NULL}, {OPT_TOPO, false, NULL}, END};
 static const option_use TABLES[] = {
     {OPT_LINKS_FILE, false, NULL}, {OPT_LINKS_ONLY, false, NULL},
     {OPT_PLATFORMS_FILE, false, NULL}, {OPT_PLATFORMS_ONLY, false, NULL}, END};

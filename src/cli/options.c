@@ -67,6 +67,10 @@ static const option_def DEFS[OPT_COUNT] = {
                        "a cluster to compare (repeatable): label=L,platform=P,\n"
                        "gpus-per-node=G,intra=L,inter=L,nics-per-node=K,\n"
                        "link=L,nodes=N,nvls,no-nvls,sharp"},
+    [OPT_TOPO] = {OPT_TOPO, "topo", NULL, 0, "FILE",
+                  "the intra-node path from `nvidia-smi topo -m` output: one\n"
+                  "NVSwitch island runs at its NVLink rate, anything else at\n"
+                  "its slowest GPU pair"},
     [OPT_LINKS_FILE] = {OPT_LINKS_FILE, "links", NULL, 0, "FILE",
                         "a JSON link table added to the built-in one (same name\n"
                         "replaces); '-' reads it from stdin"},

@@ -42,6 +42,7 @@ typedef enum {
     OPT_SHARP,
     OPT_TREE_EFFICIENCY,
     OPT_PLACEMENT,
+    OPT_TOPO,
     /* tables */
     OPT_LINKS_FILE,
     OPT_LINKS_ONLY,

@@ -1,7 +1,10 @@
 /* Collective results as records, header lines and explanations (report.h). */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "collcalc/topo_cluster.h"
 
 #include "collcalc/units.h"
 #include "commands.h"
@@ -60,6 +63,61 @@ int report_spec_from_args(cli_context *ctx, collcalc_cluster_spec *spec)
     return 0;
 }
 
+/* The per-step latency of the table's first link of a class (the NVLink
+ * and PCIe figures a topology's paths take). */
+static double class_alpha_us(const collcalc_link_table *links, collcalc_link_class link_class)
+{
+    for (size_t i = 0; i < collcalc_link_table_count(links); i++) {
+        const collcalc_link *link = collcalc_link_table_at(links, i);
+        if (link->link_class == link_class)
+            return link->alpha_us;
+    }
+    return 0.0;
+}
+
+/* --topo FILE: the box's own intra-node path. Without another cluster
+ * option it is a one-node query over the topology's GPUs; with one it
+ * replaces the intra link (and the GPUs per node) of that cluster. */
+static int apply_topo(cli_context *ctx, const collcalc_cluster_spec *spec,
+                      const collcalc_link_table *links, collcalc_cluster *cluster, bool resolved)
+{
+    const char *path = arg_value(&ctx->args, OPT_TOPO);
+    char *text;
+    size_t length;
+    int code = cli_read_input(ctx, path, &text, &length);
+    if (code != 0)
+        return code;
+    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    collcalc_topo *topo = NULL;
+    collcalc_diag diag;
+    collcalc_status status = collcalc_topo_parse(text, length, NULL, &topo, &diag);
+    free(text);
+    if (status != COLLCALC_OK)
+        return cli_data_error(ctx, shown, "%s", diag.message);
+    collcalc_link_params intra;
+    status = collcalc_topo_intra_link(topo, class_alpha_us(links, COLLCALC_LINK_CLASS_NVLINK),
+                                      class_alpha_us(links, COLLCALC_LINK_CLASS_PCI), &intra, &diag);
+    int gpus = topo->gpu_count;
+    collcalc_topo_free(topo);
+    if (status != COLLCALC_OK)
+        return cli_data_error(ctx, shown, "%s", diag.message);
+    if (!resolved) {
+        long p = spec->gpus > 0 ? spec->gpus : gpus;
+        if (p > gpus)
+            return cli_usage_error(ctx, "--gpus", "%ld GPUs, but %s shows %d in the box", p, shown,
+                                   gpus);
+        collcalc_cluster_single_link((int)p, &intra, cluster);
+        cluster->nvls_intra = intra.nvlink && spec->nvls == COLLCALC_SETTING_ON;
+    } else {
+        cluster->intra = intra;
+        if (spec->gpus_per_node == 0)
+            cluster->gpus_per_node = gpus;
+        if (!intra.nvlink)
+            cluster->nvls_intra = false;
+    }
+    return 0;
+}
+
 int report_resolve(cli_context *ctx, const collcalc_cluster_spec *spec,
                    collcalc_cluster *out_cluster, collcalc_cluster_info *info)
 {
@@ -77,12 +135,31 @@ int report_resolve(cli_context *ctx, const collcalc_cluster_spec *spec,
     if (info == NULL)
         info = &local;
     collcalc_cluster_info_init(info);
+    bool topo = arg_given(&ctx->args, OPT_TOPO);
+    bool other_cluster = spec->link[0] || spec->intra[0] || spec->platform[0] || spec->inter[0] ||
+                         spec->gpus_per_node > 0 || spec->bw_set;
+    if (topo && !other_cluster) {
+        info->single_link = true;
+        return apply_topo(ctx, spec, links, out_cluster, false);
+    }
+    collcalc_cluster_spec with_intra = *spec;
+    if (topo && !spec->link[0] && !spec->intra[0] && !spec->platform[0]) {
+        /* The topology gives the intra link; any NVLink entry stands in
+         * for it while the rest of the cluster resolves. */
+        for (size_t i = 0; i < collcalc_link_table_count(links); i++)
+            if (collcalc_link_table_at(links, i)->link_class == COLLCALC_LINK_CLASS_NVLINK) {
+                snprintf(with_intra.intra, sizeof with_intra.intra, "%s",
+                         collcalc_link_table_at(links, i)->name);
+                break;
+            }
+        spec = &with_intra;
+    }
     collcalc_diag diag;
     if (collcalc_cluster_resolve(spec, links, platforms, out_cluster, info, &diag) != COLLCALC_OK)
         return cli_usage_error(ctx, NULL, "%s", diag.message);
     for (size_t i = 0; i < info->warning_count; i++)
         cli_warn(ctx, "%s", info->warnings[i]);
-    return 0;
+    return topo ? apply_topo(ctx, spec, links, out_cluster, true) : 0;
 }
 
 /* ---- algorithms ------------------------------------------------------------- */

@@ -232,8 +232,8 @@ static bool split_line(const char *start, const char *end, csv_fields *f)
             a++;
         while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
             b--;
-        if (f->count == 4)
-            return false;
+        if (f->count == 3)
+            return false; /* a fourth column */
         f->field[f->count] = a;
         f->size[f->count] = (size_t)(b - a);
         f->count++;

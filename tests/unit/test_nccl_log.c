@@ -21,7 +21,7 @@ static void assert_close_at(double got, double want, double tolerance, const cha
 }
 #define assert_close(got, want, tolerance) assert_close_at((got), (want), (tolerance), __FILE__, __LINE__)
 
-/* The state is ~40 kB: keep it off the test's stack. */
+/* The state is ~14 kB: kept off the test's stack. */
 static collcalc_nccl_log log_state;
 static collcalc_findings found;
 
