@@ -1202,7 +1202,7 @@ static void check_measurement(const collcalc_nccl_tests_measurement *m, const ro
     if (!isfinite(expected) || !isfinite(m->algbw_GBps * (factor > 0.0 ? factor : 1.0)))
         return; /* a time so small that nothing meaningful follows */
     double lo, hi;
-    algbw_from_time(size, m->time_us, 0.0 * r->time, &lo, &hi);
+    algbw_from_time(size, m->time_us, r->time, &lo, &hi);
     out->expected_algbw_GBps = expected;
     bool algbw_ok = admits(m->algbw_GBps, r->algbw, lo, hi);
     out->algbw = algbw_ok ? COLLCALC_NCCL_TESTS_CHECK_OK : COLLCALC_NCCL_TESTS_CHECK_MISMATCH;

@@ -415,6 +415,12 @@ static void refused_inputs(void **state)
                                  &run, &diag),
                      COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "line 2: no table row could be read ('x' is not a valid value for field 8"));
+    /* bytes from the input are echoed without control characters */
+    assert_int_equal(read_edge("edge_control_bytes.txt", &run, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "line 2: no table row could be read ('0.19??[31m' is "
+                                         "not a valid value for field 7; 1 such line)"));
+    for (const char *p = diag.message; *p != '\0'; p++)
+        assert_true((unsigned char)*p >= 0x20);
     /* nan/inf and negative values are not numbers here */
     assert_int_equal(read_string("size time algbw busbw\n1024 inf 0.19 0.33\n1024 -5 0.19 0.33\n",
                                  &run, &diag),
