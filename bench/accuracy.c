@@ -16,19 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collcalc/links.h"
 #include "collcalc/nccl_model.h"
 #include "collcalc/nccl_tests_reader.h"
+#include "collcalc/platforms.h"
 
 typedef struct {
     const char *file;
     collcalc_nccl_func func;
-    int sm, gpus_per_node, nodes, nvlinks;
-    bool nvls, p2p;
-    double pci_GBps;
-    int nics_per_node;
-    double nic_GBps;
-    collcalc_nccl_transport transport;
-    collcalc_nccl_cpu cpu;
+    const char *platform; /* preset in data/platforms.json, or NULL: pcie_box() */
+    int gpus_per_node, nodes;
     collcalc_nccl_launch launch;
     bool symmetric, cuda_graph;
     const char *nccl_version; /* NULL: not stated, newest */
@@ -38,42 +35,35 @@ typedef struct {
 
 #define PPG COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU
 #define SP COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
+#define AR COLLCALC_NCCL_ALLREDUCE
+#define AG COLLCALC_NCCL_ALLGATHER
 
+/* From each file's header: op, GPUs, nodes, launch (nThread/nGpus), NCCL
+ * version; the platform is the preset matching the hardware line (its CPU,
+ * NICs and transport come from data/platforms.json). */
 static const run_spec runs[] = {
-    {"nccl_allreduce_h100_8gpu_1node_nvls_issue290.txt", COLLCALC_NCCL_ALLREDUCE, 90, 8, 1, 18,
-     true, true, 48, 8, 50, COLLCALC_NCCL_NET_IB, COLLCALC_NCCL_CPU_INTEL, SP, false, false, NULL,
-     NULL, "NCCL version not stated (newest); CPU Intel"},
-    {"nccl_allreduce_h100_2node_16gpu_ndr400_xe9680_nccl2.26_issue309.txt",
-     COLLCALC_NCCL_ALLREDUCE, 90, 8, 2, 18, true, true, 48, 8, 50, COLLCALC_NCCL_NET_IB,
-     COLLCALC_NCCL_CPU_INTEL, PPG, false, false, "2.26.2", NULL,
-     "XE9680 = Intel Xeon; no CollNet/SHARP"},
-    {"nccl_allreduce_h100_2node_16gpu_ib400_ring_minctas24_qps2_issue309.txt",
-     COLLCALC_NCCL_ALLREDUCE, 90, 8, 2, 18, true, true, 48, 8, 50, COLLCALC_NCCL_NET_IB,
-     COLLCALC_NCCL_CPU_INTEL, PPG, false, false, "2.26", "ring",
-     "NCCL 2.26 era assumed; CPU Intel assumed; NCCL_MIN_CTAS=24 not modelled"},
-    {"nccl_allreduce_a100_8gpu_nvlink3_stas00.txt", COLLCALC_NCCL_ALLREDUCE, 80, 8, 1, 12, false,
-     true, 24, 8, 25, COLLCALC_NCCL_NET_IB, COLLCALC_NCCL_CPU_AMD, SP, false, false, NULL, NULL,
-     "NCCL version not stated (newest); DGX A100 AMD CPU"},
-    {"nccl_allreduce_b200_8gpu_nvlink5_nccl2.27.txt", COLLCALC_NCCL_ALLREDUCE, 100, 8, 1, 18, true,
-     true, 48, 8, 50, COLLCALC_NCCL_NET_IB, COLLCALC_NCCL_CPU_INTEL, PPG, true, true, "2.27",
-     NULL, "-R 2 -G 100 -g 1 per the thread (unconfirmed); CPU Intel"},
-    {"nccl_allreduce_gb200_nvl72_1rack_72gpu_mnnvl_nccl2.26_coreweave.txt",
-     COLLCALC_NCCL_ALLREDUCE, 100, 72, 1, 18, true, true, 48, 4, 50, COLLCALC_NCCL_NET_IB,
-     COLLCALC_NCCL_CPU_ARM, PPG, false, false, "2.26.2", NULL,
-     "one NVLink domain = one NCCL node (MNNVL); Grace CPU"},
-    {"nccl_allreduce_2080ti_2gpu_pcie_nop2p_autodl.txt", COLLCALC_NCCL_ALLREDUCE, 75, 2, 1, 0,
-     false, false, 12, 1, 12.5, COLLCALC_NCCL_NET_IB, COLLCALC_NCCL_CPU_INTEL, SP, false, false,
-     NULL, NULL, "NCCL version not stated (newest); CPU Intel"},
-    {"nccl_allgather_2080ti_2gpu_pcie_nop2p_autodl.txt", COLLCALC_NCCL_ALLGATHER, 75, 2, 1, 0,
-     false, false, 12, 1, 12.5, COLLCALC_NCCL_NET_IB, COLLCALC_NCCL_CPU_INTEL, SP, false, false,
-     NULL, NULL, "NCCL version not stated (newest); CPU Intel"},
-    {"nccl_allreduce_a100_2node_16gpu_efa400_p4de_awsome.txt", COLLCALC_NCCL_ALLREDUCE, 80, 8, 2,
-     12, false, true, 24, 4, 12.5, COLLCALC_NCCL_NET_EFA, COLLCALC_NCCL_CPU_INTEL, PPG, false,
-     false, "2.21", NULL, "NCCL 2.18-2.21 era (April 2024) assumed; p4de = Intel Xeon"},
-    {"nccl_allgather_h100_2node_16gpu_tcpxo_8x200g_gcp_a3mega_clustertoolkit.txt",
-     COLLCALC_NCCL_ALLGATHER, 90, 8, 2, 18, true, true, 48, 8, 25, COLLCALC_NCCL_NET_TCPXO,
-     COLLCALC_NCCL_CPU_INTEL, PPG, false, false, "2.23", NULL,
-     "NCCL 2.21-2.23 era assumed (TCPXO plugin 1.0.15); A3 = Intel Xeon"},
+    {"nccl_allreduce_h100_8gpu_1node_nvls_issue290.txt", AR, "hgx-h100", 8, 1, SP, false, false,
+     NULL, NULL, "NCCL version not stated (newest)"},
+    {"nccl_allreduce_h100_2node_16gpu_ndr400_xe9680_nccl2.26_issue309.txt", AR, "hgx-h100", 8, 2,
+     PPG, false, false, "2.26.2", NULL, "no CollNet/SHARP"},
+    {"nccl_allreduce_h100_2node_16gpu_ib400_ring_minctas24_qps2_issue309.txt", AR, "hgx-h100", 8,
+     2, PPG, false, false, "2.26", "ring",
+     "NCCL 2.26 era assumed; NCCL_MIN_CTAS=24, QPS 2 not modelled"},
+    {"nccl_allreduce_a100_8gpu_nvlink3_stas00.txt", AR, "dgx-a100", 8, 1, SP, false, false, NULL,
+     NULL, "NCCL version not stated (newest)"},
+    {"nccl_allreduce_b200_8gpu_nvlink5_nccl2.27.txt", AR, "hgx-b200", 8, 1, PPG, true, true,
+     "2.27", NULL, "-R 2 -G 100 -g 1 per the thread (unconfirmed)"},
+    {"nccl_allreduce_gb200_nvl72_1rack_72gpu_mnnvl_nccl2.26_coreweave.txt", AR, "gb200-nvl72", 72,
+     1, PPG, false, false, "2.26.2", NULL, "one NVLink domain = one NCCL node (MNNVL)"},
+    {"nccl_allreduce_2080ti_2gpu_pcie_nop2p_autodl.txt", AR, NULL, 2, 1, SP, false, false, NULL,
+     NULL, "no preset: sm75, PCIe Gen3, no P2P; CPU Intel assumed; NCCL not stated (newest)"},
+    {"nccl_allgather_2080ti_2gpu_pcie_nop2p_autodl.txt", AG, NULL, 2, 1, SP, false, false, NULL,
+     NULL, "no preset: sm75, PCIe Gen3, no P2P; CPU Intel assumed; NCCL not stated (newest)"},
+    {"nccl_allreduce_a100_2node_16gpu_efa400_p4de_awsome.txt", AR, "aws-p4de", 8, 2, PPG, false,
+     false, "2.21", NULL, "NCCL 2.18-2.21 era (April 2024) assumed"},
+    {"nccl_allgather_h100_2node_16gpu_tcpxo_8x200g_gcp_a3mega_clustertoolkit.txt", AG,
+     "gcp-a3-mega", 8, 2, PPG, false, false, "2.23", NULL,
+     "NCCL 2.21-2.23 era assumed (TCPXO plugin 1.0.15)"},
 };
 
 #define RUN_COUNT (sizeof runs / sizeof runs[0])
@@ -127,8 +117,28 @@ typedef struct {
     int busbw_rows, time_rows;
 } file_result;
 
-static int evaluate(const char *dir, const run_spec *spec, const collcalc_nccl_constants_table *table,
-                    file_result *result)
+/* The 2x RTX 2080 Ti box, which has no preset: Turing (sm75), PCIe Gen3
+ * x16 under one switch, CUDA P2P unavailable (the files' headers). */
+static void pcie_box(const run_spec *spec, collcalc_nccl_hardware *hw)
+{
+    collcalc_nccl_hardware_init(hw);
+    hw->sm = 75;
+    hw->cpu = COLLCALC_NCCL_CPU_INTEL;
+    hw->gpus_per_node = spec->gpus_per_node;
+    hw->nodes = spec->nodes;
+    hw->nvlink_links_per_gpu = 0;
+    hw->nvswitch = false;
+    hw->nvls = false;
+    hw->p2p = false;
+    hw->pci_bw_GBps = 12.0;
+    hw->nics_per_node = 1;
+    hw->nic_GBps = 12.5;
+    hw->launch = spec->launch;
+}
+
+static int evaluate(const char *dir, const run_spec *spec,
+                    const collcalc_nccl_constants_table *table, const collcalc_link_table *links,
+                    const collcalc_platform_table *platforms, file_result *result)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, spec->file);
@@ -143,8 +153,8 @@ static int evaluate(const char *dir, const run_spec *spec, const collcalc_nccl_c
     collcalc_nccl_tests_reader_options reader_options;
     memset(&reader_options, 0, sizeof reader_options);
     reader_options.ranks = spec->gpus_per_node * spec->nodes;
-    collcalc_status status = collcalc_nccl_tests_read_text(text, length, &reader_options, &run,
-                                                           &diag);
+    collcalc_status status =
+        collcalc_nccl_tests_read_text(text, length, &reader_options, &run, &diag);
     free(text);
     if (status != COLLCALC_OK) {
         fprintf(stderr, "nccl_accuracy: %s: %s\n", spec->file, diag.message);
@@ -152,20 +162,20 @@ static int evaluate(const char *dir, const run_spec *spec, const collcalc_nccl_c
     }
 
     collcalc_nccl_hardware hw;
-    collcalc_nccl_hardware_init(&hw);
-    hw.sm = spec->sm;
-    hw.cpu = spec->cpu;
-    hw.gpus_per_node = spec->gpus_per_node;
-    hw.nodes = spec->nodes;
-    hw.nvlink_links_per_gpu = spec->nvlinks;
-    hw.nvswitch = spec->nvlinks > 0 && spec->gpus_per_node > 2;
-    hw.nvls = spec->nvls;
-    hw.p2p = spec->p2p;
-    hw.pci_bw_GBps = spec->pci_GBps;
-    hw.nics_per_node = spec->nics_per_node;
-    hw.nic_GBps = spec->nic_GBps;
-    hw.transport = spec->transport;
-    hw.launch = spec->launch;
+    if (spec->platform == NULL) {
+        pcie_box(spec, &hw);
+    } else {
+        const collcalc_platform *platform = collcalc_platform_table_find(platforms, spec->platform);
+        if (platform == NULL ||
+            collcalc_nccl_hardware_from_platform(platform, links, spec->nodes,
+                                                 spec->gpus_per_node, spec->launch, &hw,
+                                                 &diag) != COLLCALC_OK) {
+            fprintf(stderr, "nccl_accuracy: %s: platform %s: %s\n", spec->file, spec->platform,
+                    platform == NULL ? "not found" : diag.message);
+            collcalc_nccl_tests_run_free(&run);
+            return 1;
+        }
+    }
     collcalc_nccl_system system;
     const collcalc_nccl_constants *constants = NULL, *newest = NULL;
     if (collcalc_nccl_system_derive(&hw, &system, &diag) != COLLCALC_OK ||
@@ -189,8 +199,9 @@ static int evaluate(const char *dir, const run_spec *spec, const collcalc_nccl_c
 
     double bus_err[2][MAX_ROWS], time_err[2][MAX_ROWS];
     int nb = 0, nt = 0;
-    printf("\n%s\n  NCCL %s constants; %d ranks = %d x %d; ring %d ch x %.1f GB/s; %s\n",
-           spec->file, constants->version, system.nranks, spec->nodes, spec->gpus_per_node,
+    printf("\n%s\n  %s; NCCL %s constants; %d ranks = %d x %d; ring %d ch x %.1f GB/s; %s\n",
+           spec->file, spec->platform != NULL ? spec->platform : "hand-made system",
+           constants->version, system.nranks, spec->nodes, spec->gpus_per_node,
            system.graphs[COLLCALC_NCCL_RING].nchannels,
            system.graphs[COLLCALC_NCCL_RING].bw_intra_GBps, spec->assumptions);
     printf("  %12s %10s %10s %10s | %10s %10s %10s | %s\n", "size", "time", "nccl", "collcalc",
@@ -260,10 +271,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "nccl_accuracy: %s\n", diag.message);
         return 1;
     }
+    collcalc_link_table *links = NULL;
+    collcalc_platform_table *platforms = NULL;
+    if (collcalc_link_table_builtin(&links, &diag) != COLLCALC_OK ||
+        collcalc_platform_table_builtin(links, &platforms, &diag) != COLLCALC_OK) {
+        fprintf(stderr, "nccl_accuracy: %s\n", diag.message);
+        collcalc_link_table_free(links);
+        collcalc_nccl_constants_table_free(table);
+        return 1;
+    }
     file_result results[RUN_COUNT];
     int failures = 0;
     for (size_t i = 0; i < RUN_COUNT; i++)
-        failures += evaluate(argv[1], &runs[i], table, &results[i]);
+        failures += evaluate(argv[1], &runs[i], table, links, platforms, &results[i]);
+    collcalc_platform_table_free(platforms);
+    collcalc_link_table_free(links);
     collcalc_nccl_constants_table_free(table);
     if (failures != 0)
         return 1;

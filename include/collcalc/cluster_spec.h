@@ -122,7 +122,9 @@ void collcalc_cluster_info_init(collcalc_cluster_info *info);
  *  - NICs per node: given, else the preset's NICs-per-GPU ratio times G
  *    (rounded up: 36 of a 72-GPU/72-NIC rack get 36), else G x nics_per_gpu;
  *  - a GPU drives nics_per_gpu NICs (the preset's, else 1);
- *  - --bw/--alpha only for a single link;
+ *  - a preset's NVLS goes with its own intra link (another --intra/--link
+ *    turns it off; --no-nvls too);
+ *  - --bw/--alpha only for a single link; --nics-per-gpu only for a cluster;
  *  - refused: NVLS on a link that is not an NVSwitch fabric or a GPU before
  *    sm90 (collcalc_fabric_check), a memory tier as a GPU-to-GPU or NIC link
  *    (collcalc_link_check_between_gpus);

@@ -129,13 +129,14 @@ typedef enum {
  * the history is in data/README.md). */
 typedef enum {
     COLLCALC_NCCL_NVLS_MODEL_2_18 = 0, /* ratio 5/6; latency baseLat + net; NVLSTree linear in N */
-    COLLCALC_NCCL_NVLS_MODEL_2_23,     /* ratio 5/6; latency replaces baseLat; bw = min(intra, inter) */
-    COLLCALC_NCCL_NVLS_MODEL_2_28      /* nvlsEfficiency, (nCh-1)/nCh, x2 for AllReduce, ratio p/nsteps */
+    COLLCALC_NCCL_NVLS_MODEL_2_23, /* ratio 5/6; latency replaces baseLat; bw = min(intra, inter) */
+    COLLCALC_NCCL_NVLS_MODEL_2_28  /* nvlsEfficiency, (nCh-1)/nCh, x2 for AllReduce, ratio p/nsteps
+                                    */
 } collcalc_nccl_nvls_model;
 
 typedef struct {
     char version[COLLCALC_NCCL_VERSION_TEXT_MAX]; /* "2.30.7" */
-    int version_code;                              /* 23007 = major*10000 + minor*100 + patch */
+    int version_code;                             /* 23007 = major*10000 + minor*100 + patch */
     double base_latency_us[COLLCALC_NCCL_NUM_ALGOS][COLLCALC_NCCL_NUM_PROTOS];
     double hw_latency_us[COLLCALC_NCCL_NUM_HW][COLLCALC_NCCL_NUM_ALGOS][COLLCALC_NCCL_NUM_PROTOS];
     /* [row][scale]: row = arch on 1 node, CPU row (0 Intel/other, 1 AMD) across nodes */
@@ -146,15 +147,16 @@ typedef struct {
     double max_nvls_tree_GBps[COLLCALC_NCCL_NUM_ARCHS][COLLCALC_NCCL_NUM_SCALES]; /* 0 = no cap */
     double nvls_efficiency[COLLCALC_NCCL_NUM_ARCHS];
     double tree_correction[COLLCALC_NCCL_NUM_PROTOS][COLLCALC_NCCL_TREE_CORRECTION_SIZES];
-    double net_overhead_us[2]; /* [0] Intel and others, [1] AMD */
+    double net_overhead_us[2];     /* [0] Intel and others, [1] AMD */
     double ring_plateau_factor[2]; /* [0] SM < 80, [1] SM >= 80 */
     double pat_factor;             /* 0 = no PAT in this version */
     bool legacy_ring_ll;           /* 2.18: Ring LL x1/4 or x1/3, LL128 x0.7 when ppn < 2 */
     bool tree_cap_all_functions;   /* 2.18: the Tree 0.92 / perChMaxTree cap on every function */
     collcalc_nccl_nvls_model nvls_model;
-    bool nvls_tree_correction_blackwell_x86; /* 2.30: tree correction on NVLSTree, Blackwell + x86 */
-    bool symmetric_kernels;        /* 2.27+: symmetric-memory kernels with registered buffers */
-    bool blackwell_row;            /* false: Blackwell reads the Hopper rows */
+    bool
+        nvls_tree_correction_blackwell_x86; /* 2.30: tree correction on NVLSTree, Blackwell + x86 */
+    bool symmetric_kernels; /* 2.27+: symmetric-memory kernels with registered buffers */
+    bool blackwell_row;     /* false: Blackwell reads the Hopper rows */
     char source[COLLCALC_NCCL_SOURCE_MAX]; /* where the tables come from */
 } collcalc_nccl_constants;
 
@@ -184,8 +186,8 @@ void collcalc_nccl_constants_table_free(collcalc_nccl_constants_table *table);
 
 /* Number of versions (0 for NULL); entry i in ascending version order. */
 size_t collcalc_nccl_constants_count(const collcalc_nccl_constants_table *table);
-const collcalc_nccl_constants *collcalc_nccl_constants_at(const collcalc_nccl_constants_table *table,
-                                                          size_t index);
+const collcalc_nccl_constants *
+collcalc_nccl_constants_at(const collcalc_nccl_constants_table *table, size_t index);
 
 /* The constants a given NCCL release runs with: the newest entry whose
  * version is <= `version` ("2.26.2", "2.27", "2.30.7"); NULL `version`
@@ -203,21 +205,21 @@ collcalc_status collcalc_nccl_constants_find(const collcalc_nccl_constants_table
 /* One algorithm's graph, as NCCL's topology search reports it
  * ("Pattern 4, crossNic 0, nChannels 12, bw 20.000000/20.000000, type NVL/PIX"). */
 typedef struct {
-    int nchannels;          /* 0 = this algorithm has no graph (unavailable) */
-    double bw_intra_GBps;   /* per channel */
-    double bw_inter_GBps;   /* per channel */
+    int nchannels;        /* 0 = this algorithm has no graph (unavailable) */
+    double bw_intra_GBps; /* per channel */
+    double bw_inter_GBps; /* per channel; 0 = as bw_intra (one node) */
     collcalc_nccl_path type_intra;
     collcalc_nccl_path type_inter; /* GPU to NIC; ignored on one node */
-    bool same_channels;     /* every channel the same ring (Broadcast/Reduce latency) */
-    bool tree_pattern_single_nic; /* NCCL_TOPO_PATTERN_TREE: one GPU carries all NIC traffic */
+    bool same_channels;            /* every channel the same ring (Broadcast/Reduce latency) */
+    bool tree_pattern_single_nic;  /* NCCL_TOPO_PATTERN_TREE: one GPU carries all NIC traffic */
 } collcalc_nccl_graph;
 
 typedef struct {
-    int min_sm;              /* smallest SM in the communicator: 70, 75, 80, 86, 89, 90, 100 */
+    int min_sm; /* smallest SM in the communicator: 70, 75, 80, 86, 89, 90, 100 */
     bool all_same_sm;
     collcalc_nccl_cpu cpu;
-    int nranks;              /* >= 1 */
-    int nnodes;              /* >= 1, divides nranks */
+    int nranks;                                          /* >= 1 */
+    int nnodes;                                          /* >= 1, divides nranks */
     collcalc_nccl_graph graphs[COLLCALC_NCCL_NUM_ALGOS]; /* indexed by collcalc_nccl_algo */
     bool nvls_support;       /* NVLink SHARP in the fabric (NVSwitch gen 3+) */
     bool collnet_support;    /* CollNet (IB SHARP) plugin and switches */
@@ -228,13 +230,15 @@ typedef struct {
     /* What NCCL's model cannot see but collcalc's corrections use: */
     collcalc_nccl_transport transport;
     collcalc_nccl_launch launch;
-    bool cuda_graph;         /* launched from a CUDA graph (nccl-tests -G) */
-    bool symmetric;          /* symmetric buffer registration (nccl-tests -R 2) */
-    bool p2p;                /* CUDA P2P between GPUs of a node; false: SHM through host memory */
-    double pci_bw_GBps;      /* GPU's PCIe link as NCCL counts it (Gen3 x16 = 12); for SHM */
-    double nvlink_bw_GBps;   /* GPU's total NVLink bandwidth as NCCL counts it (18 x 20.6 on
-                                H100); 0 = unknown; caps NVLS */
-    double fabric_efficiency; /* 0 < x <= 1: share of the network the fabric delivers at > 2 nodes */
+    bool cuda_graph;       /* launched from a CUDA graph (nccl-tests -G) */
+    bool symmetric;        /* symmetric buffer registration (nccl-tests -R 2) */
+    bool p2p;              /* CUDA P2P between GPUs of a node; false: SHM through host memory */
+    double pci_bw_GBps;    /* GPU's PCIe link as NCCL counts it (Gen3 x16 = 12); for SHM */
+    double nvlink_bw_GBps; /* GPU's total NVLink bandwidth as NCCL counts it (18 x 20.6 on
+                              H100); 0 = unknown; caps NVLS */
+    /* 0 < x <= 1: share of the network bandwidth the fabric delivers
+     * beyond 2 nodes (collcalc_nccl_system_derive assumes 1 - 0.06 log2(N/2)) */
+    double fabric_efficiency;
 } collcalc_nccl_system;
 
 /* Defaults: 1 rank on 1 node, Hopper (SM 90), Intel, no graphs, IB,
@@ -244,17 +248,17 @@ void collcalc_nccl_system_init(collcalc_nccl_system *system);
 /* The hardware, in the terms a platform preset gives, for
  * collcalc_nccl_system_derive. */
 typedef struct {
-    int sm;                   /* 70, 75, 80, 86, 89, 90, 100 */
+    int sm; /* 70, 75, 80, 86, 89, 90, 100 */
     collcalc_nccl_cpu cpu;
-    int gpus_per_node;        /* ranks per node */
+    int gpus_per_node; /* ranks per node */
     int nodes;
     int nvlink_links_per_gpu; /* 0 = no NVLink */
     bool nvswitch;
-    bool nvls;                /* NVLink SHARP */
-    bool p2p;                 /* CUDA P2P over PCIe when there is no NVLink */
-    double pci_bw_GBps;       /* NCCL's PCI figure: Gen3 x16 12, Gen4 24, Gen5 48 */
+    bool nvls;          /* NVLink SHARP */
+    bool p2p;           /* CUDA P2P over PCIe when there is no NVLink */
+    double pci_bw_GBps; /* NCCL's PCI figure: Gen3 x16 12, Gen4 24, Gen5 48 */
     int nics_per_node;
-    double nic_GBps;          /* one NIC's speed, Gb/s / 8 */
+    double nic_GBps; /* one NIC's speed, Gb/s / 8 */
     collcalc_nccl_transport transport;
     collcalc_nccl_launch launch;
 } collcalc_nccl_hardware;
@@ -266,8 +270,7 @@ void collcalc_nccl_hardware_init(collcalc_nccl_hardware *hardware);
  * SM generation, the search speed lists, channel duplication, NIC speeds).
  * COLLCALC_ERR_INVALID for values out of range. */
 collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hardware,
-                                            collcalc_nccl_system *out_system,
-                                            collcalc_diag *diag);
+                                            collcalc_nccl_system *out_system, collcalc_diag *diag);
 
 /* The hardware of `nodes` nodes of a platform preset, each with
  * gpus_per_node GPUs (0 = the platform's whole NVLink domain; at most that),
@@ -279,8 +282,7 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hardwa
  * architecture or a link is missing from `links`. */
 collcalc_status collcalc_nccl_hardware_from_platform(const collcalc_platform *platform,
                                                      const collcalc_link_table *links, int nodes,
-                                                     int gpus_per_node,
-                                                     collcalc_nccl_launch launch,
+                                                     int gpus_per_node, collcalc_nccl_launch launch,
                                                      collcalc_nccl_hardware *out,
                                                      collcalc_diag *diag);
 
@@ -291,16 +293,25 @@ collcalc_status collcalc_nccl_system_from_platform(const collcalc_platform *plat
                                                    collcalc_nccl_system *out_system,
                                                    collcalc_diag *diag);
 
+/* The preset that describes a run whose GPUs report gpu_model (nccl-tests'
+ * device lines: "NVIDIA H100 80GB HBM3"), with gpus_per_node GPUs per host
+ * (0 = not known): the first preset whose GPU family word ("H100", "A100",
+ * "B200", "GB200", "L40S", ...) appears in the model as a whole word and
+ * whose NVLink domain holds exactly that many GPUs, else the first with room
+ * for them, else NULL. Borrowed from platforms. */
+const collcalc_platform *collcalc_platform_guess(const collcalc_platform_table *platforms,
+                                                 const char *gpu_model, int gpus_per_node);
+
 /* ------------------------------------------------------------------ */
 /* Options: forcing and corrections. */
 
 /* collcalc's corrections to NCCL's model; each bit can be cleared. */
 enum {
-    COLLCALC_NCCL_FIX_RAMP = 1u << 0,      /* mid-size ramp: fewer channels, per-step overhead */
+    COLLCALC_NCCL_FIX_RAMP = 1u << 0,      /* mid sizes: channel shrink, Simple's pipeline fill */
     COLLCALC_NCCL_FIX_LAUNCH = 1u << 1,    /* single-process launch costs a launch per GPU */
     COLLCALC_NCCL_FIX_SYMMETRIC = 1u << 2, /* symmetric kernels + CUDA graphs: ~2-3 us floor */
     COLLCALC_NCCL_FIX_SHM = 1u << 3,       /* no P2P: two PCIe crossings and a host copy */
-    COLLCALC_NCCL_FIX_TRANSPORT = 1u << 4, /* per network step latency of EFA/TCPX/RoCE/socket */
+    COLLCALC_NCCL_FIX_TRANSPORT = 1u << 4, /* EFA/TCPX/RoCE/socket step latency; no LL128 on EFA */
     COLLCALC_NCCL_FIX_FABRIC = 1u << 5,    /* fabric efficiency beyond 2 nodes */
     COLLCALC_NCCL_FIX_NVLS_CAP = 1u << 6   /* NVLS cannot beat NVLink x nvlsEfficiency */
 };
@@ -318,10 +329,9 @@ typedef struct {
      * release describes the hardware best. NULL = the release's own.
      * Borrowed; ignored when corrections is 0. */
     const collcalc_nccl_constants *refined;
-    int element_bytes;    /* 4 (float) unless said; for nccl-tests' count rounding */
 } collcalc_nccl_options;
 
-/* Everything allowed, every correction on, float elements. */
+/* Everything allowed, every correction on, no refined constants. */
 void collcalc_nccl_options_init(collcalc_nccl_options *options);
 
 /* Parses an NCCL_ALGO value into masks[]: "ring,tree", "^nvls",
@@ -345,29 +355,30 @@ collcalc_status collcalc_nccl_parse_proto_env(const char *text,
 /* Why a candidate is not run. */
 typedef enum {
     COLLCALC_NCCL_OK = 0,
-    COLLCALC_NCCL_NOT_FOR_FUNC,   /* e.g. Tree for AllGather */
+    COLLCALC_NCCL_NOT_FOR_FUNC,       /* e.g. Tree for AllGather */
     COLLCALC_NCCL_PROTO_NOT_FOR_ALGO, /* NVLS/CollNet/PAT are Simple only */
-    COLLCALC_NCCL_NO_GRAPH,       /* no channels for it in this system */
-    COLLCALC_NCCL_NO_HARDWARE,    /* NVLS/CollNet/PAT/LL128 not supported here */
-    COLLCALC_NCCL_FORCED_OFF      /* excluded by the NCCL_ALGO / NCCL_PROTO masks */
+    COLLCALC_NCCL_NO_GRAPH,           /* no channels for it in this system */
+    COLLCALC_NCCL_NO_HARDWARE,        /* NVLS/CollNet/PAT/LL128 not supported here */
+    COLLCALC_NCCL_FORCED_OFF          /* excluded by the NCCL_ALGO / NCCL_PROTO masks */
 } collcalc_nccl_unavailable;
 
 typedef struct {
     collcalc_nccl_algo algo;
     collcalc_nccl_proto proto;
     collcalc_nccl_unavailable unavailable; /* COLLCALC_NCCL_OK when it can run */
-    bool selected;            /* the one NCCL's tuner picks */
-    int channels;             /* graph channels (what NCCL's model uses) */
-    int channels_run;         /* after the small-message shrink (what actually runs) */
+    bool selected;                         /* the one NCCL's tuner picks */
+    int channels;                          /* graph channels (what NCCL's model uses) */
+    int channels_run;                      /* after the small-message shrink (what actually runs) */
     /* NCCL's model, exactly: */
-    double bus_bw_GBps;       /* busBw after every refinement */
-    double alg_bw_GBps;       /* busBw x ratio, x tree correction */
-    double latency_us;        /* incl. plateau factor */
-    double nccl_time_us;      /* latency + nBytes / algBw: what the tuner compares */
+    double bus_bw_GBps;  /* busBw after every refinement */
+    double alg_bw_GBps;  /* busBw x ratio, x tree correction */
+    double latency_us;   /* incl. plateau factor */
+    double nccl_time_us; /* latency + nBytes / algBw: what the tuner compares */
     /* collcalc's prediction (equals NCCL's when corrections are 0): */
     double latency_pred_us;
     double bandwidth_pred_us; /* the size-dependent term */
-    double time_us;           /* what nccl-tests would print in the time column */
+    double time_us;           /* what nccl-tests would print in the time column; 0 for a
+                                 zero-byte call, which NCCL returns from at once */
     double algbw_GBps;        /* nccl-tests' algbw = size / time */
     double busbw_GBps;        /* nccl-tests' busbw = algbw x its factor */
 } collcalc_nccl_candidate;
@@ -376,12 +387,12 @@ typedef struct {
 
 typedef struct {
     collcalc_nccl_func func;
-    uint64_t size_bytes;      /* nccl-tests' size column */
-    uint64_t nccl_bytes;      /* nBytes as the tuner counts it (AG/RS: the whole buffer) */
-    double busbw_factor;      /* nccl-tests' factor for this func and rank count */
-    size_t candidate_count;   /* always COLLCALC_NCCL_MAX_CANDIDATES, algo-major */
+    uint64_t size_bytes;    /* nccl-tests' size column */
+    uint64_t nccl_bytes;    /* nBytes as the tuner counts it (AG/RS: the whole buffer) */
+    double busbw_factor;    /* nccl-tests' factor for this func and rank count */
+    size_t candidate_count; /* always COLLCALC_NCCL_MAX_CANDIDATES, algo-major */
     collcalc_nccl_candidate candidates[COLLCALC_NCCL_MAX_CANDIDATES];
-    int selected;             /* index into candidates, -1 when nothing can run */
+    int selected; /* index into candidates, -1 when nothing can run */
 } collcalc_nccl_prediction;
 
 /* Costs every (algorithm x protocol) for one call of `func` on size_bytes
@@ -394,9 +405,9 @@ typedef struct {
  * are finite. */
 collcalc_status collcalc_nccl_predict(const collcalc_nccl_system *system,
                                       const collcalc_nccl_constants *constants,
-                                      const collcalc_nccl_options *options,
-                                      collcalc_nccl_func func, uint64_t size_bytes,
-                                      collcalc_nccl_prediction *out, collcalc_diag *diag);
+                                      const collcalc_nccl_options *options, collcalc_nccl_func func,
+                                      uint64_t size_bytes, collcalc_nccl_prediction *out,
+                                      collcalc_diag *diag);
 
 /* The selected candidate, or NULL. Borrowed from prediction. */
 const collcalc_nccl_candidate *collcalc_nccl_selected(const collcalc_nccl_prediction *prediction);

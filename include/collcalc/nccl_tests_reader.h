@@ -101,6 +101,7 @@ typedef struct {
     size_t max_rows;       /* rows kept; 0 = COLLCALC_NCCL_TESTS_ROWS_DEFAULT, at most _ROWS_LIMIT */
 } collcalc_nccl_tests_reader_options;
 
+/* Nothing known: has_op false, ranks 0, max_rows 0 (the default cap). */
 void collcalc_nccl_tests_reader_options_init(collcalc_nccl_tests_reader_options *options);
 
 /* Everything read and inferred. Filled by collcalc_nccl_tests_reader_finish;
@@ -186,7 +187,8 @@ collcalc_status collcalc_nccl_tests_reader_feed_line(collcalc_nccl_tests_reader 
  *   truncated last row), row-mismatch (algbw or busbw disagrees with the
  *   row's own numbers), zero-time, size-order, mixed-ops (a second test with
  *   another op: its rows are ignored), op-override / ranks-override (the
- *   caller contradicts the file), ranks-disagree, op-unknown, ranks-unknown,
+ *   caller contradicts the file), ranks-disagree, op-unknown, op-unsupported
+ *   (a banner names gather_perf or another binary not modelled), ranks-unknown,
  *   rows-dropped (past max_rows), avg-busbw-mismatch, header-missing-column,
  *   gpu-models-differ, out-of-bounds (nccl-tests reported wrong values). */
 collcalc_status collcalc_nccl_tests_reader_finish(collcalc_nccl_tests_reader *reader,

@@ -133,6 +133,20 @@ static const option_group PLAN_GROUPS[] = {
     {"The deployment", PLAN_WHAT}, {"Assumptions", PLAN_ASSUME}, {"Checks", PLAN_CHECK},
     {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER}, {"Tables", TABLES},
     {"Output", OUTPUT}, {NULL, NULL}};
+static const option_use NCCL_MODEL[] = {
+    {OPT_NCCL_VERSION, false, NULL}, {OPT_LAUNCH, false, NULL}, {OPT_CUDA_GRAPH, false, NULL},
+    {OPT_SYMMETRIC, false, NULL}, {OPT_FABRIC_EFFICIENCY, false, NULL},
+    {OPT_NCCL_ALGO, false, NULL}, {OPT_NCCL_PROTO, false, NULL}, {OPT_NO_P2P, false, NULL},
+    {OPT_FAITHFUL, false, NULL}, END};
+static const option_use CHECK_READING[] = {
+    {OPT_OP, false, "the collective, when the file does not say"},
+    {OPT_GPUS, false, "the rank count, when the file does not say"},
+    {OPT_PLATFORM, false, "the cluster (default: guessed from the GPU the file names)"},
+    {OPT_NODES, false, "nodes (default: the hosts the file lists)"},
+    {OPT_STRICT, false, "exit 3 unless the verdict is healthy (cluster acceptance in CI)"}, END};
+static const option_group CHECK_GROUPS[] = {
+    {"The run", CHECK_READING}, {"The NCCL model", NCCL_MODEL}, {"Tables", TABLES},
+    {"Output", OUTPUT}, {NULL, NULL}};
 static const option_group PLATFORMS_GROUPS[] = {{"Tables", TABLES}, {"Output", OUTPUT},
                                                 {NULL, NULL}};
 
@@ -208,6 +222,12 @@ static const char *const PLAN_EXAMPLES[] = {
     "collcalc plan --model llama-3-70b --phase decode --tokens 64 --tp 16 --platform gb200-nvl72",
     "collcalc plan --model deepseek-v3 --phase prefill --tokens 65536 --search --platform hgx-h100 "
     "--nodes 4",
+    NULL};
+static const char *const CHECK_EXAMPLES[] = {
+    "collcalc check examples/nccl_allreduce_h100_2node.txt --platform hgx-h100 --nodes 2",
+    "collcalc check examples/nccl_allreduce_h100_2node.txt --platform hgx-h100 --nodes 2 --format csv",
+    "collcalc check examples/nccl_allreduce_textbook_excerpt.txt --op allreduce --gpus 8 "
+    "--platform hgx-h100",
     NULL};
 static const char *const PLATFORMS_EXAMPLES[] = {"collcalc platforms",
                                                  "collcalc platforms --format csv", NULL};
@@ -287,6 +307,17 @@ static const command_spec COMMANDS[] = {
      "ring and tree hop, and findings (error, warning, info) with the lines that show\n"
      "them and the NCCL_* variable or setting to check next.",
      DIAGNOSE_GROUPS, DIAGNOSE_EXAMPLES, -1},
+    {"check", cmd_check, "judge an nccl-tests run: measured vs predicted per size, and a verdict",
+     "FILE|- [--platform P --nodes N] [options]",
+     "Reads nccl-tests output as real machines print it (every *_perf binary, MPI\n"
+     "prefixes, in-place columns, -C/-S/-d all, truncated tables, the four-column\n"
+     "excerpt textbooks quote), infers what it can (op, ranks, hosts, launch mode,\n"
+     "GPU, NCCL version), predicts every row with NCCL's own tuner plus collcalc's\n"
+     "corrections, and prints measured against predicted with the error. Each row is\n"
+     "also checked against itself (algbw = size / time, busbw = algbw x factor). The\n"
+     "verdict: healthy, below-expectation (with the sizes, how far, and what to look\n"
+     "at), above-line-rate, or unknown (and what option would help).",
+     CHECK_GROUPS, CHECK_EXAMPLES, -1},
     {"plan", cmd_plan, "check a TP/EP/PP/DP deployment: tiers, per-step communication, rules",
      "--model M --phase P --tokens T --tp N [--ep N --pp N --dp N] --platform P [--nodes N]\n"
      "--model M --tokens T --search --platform P --nodes N",

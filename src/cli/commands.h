@@ -48,6 +48,7 @@ int cmd_platforms(cli_context *ctx);
 int cmd_topo(cli_context *ctx);
 int cmd_diagnose(cli_context *ctx);
 int cmd_models(cli_context *ctx);
+int cmd_check(cli_context *ctx);
 int cmd_kv(cli_context *ctx);
 int cmd_moe(cli_context *ctx);
 int cmd_plan(cli_context *ctx);

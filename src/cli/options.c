@@ -90,6 +90,33 @@ static const option_def DEFS[OPT_COUNT] = {
                  "default: inferred from the NVLink bond counts"},
     [OPT_STRICT] = {OPT_STRICT, "strict", NULL, 0, NULL,
                     "exit 3 when a finding is an error (for CI gates)"},
+    [OPT_COST_MODEL] = {OPT_COST_MODEL, "cost-model", NULL, 0, "M",
+                        "nccl (NCCL's tuner and what nccl-tests would print;\n"
+                        "the default with --platform) or alpha-beta (the\n"
+                        "textbook phase model; the default otherwise)"},
+    [OPT_NCCL_VERSION] = {OPT_NCCL_VERSION, "nccl-version", NULL, 0, "V",
+                          "the NCCL release whose tuner to follow (2.18 .. 2.30;\n"
+                          "default the newest modelled)"},
+    [OPT_LAUNCH] = {OPT_LAUNCH, "launch", NULL, 0, "L",
+                    "process-per-gpu (default; nccl-tests -g 1 under MPI) or\n"
+                    "single-process (nccl-tests -g N)"},
+    [OPT_CUDA_GRAPH] = {OPT_CUDA_GRAPH, "cuda-graph", NULL, 0, NULL,
+                        "launched from CUDA graphs (nccl-tests -G)"},
+    [OPT_SYMMETRIC] = {OPT_SYMMETRIC, "symmetric", NULL, 0, NULL,
+                       "symmetric buffer registration (nccl-tests -R 2, NCCL 2.27+)"},
+    [OPT_FABRIC_EFFICIENCY] = {OPT_FABRIC_EFFICIENCY, "fabric-efficiency", NULL, 0, "F",
+                               "share of the network bandwidth the fabric delivers\n"
+                               "beyond 2 nodes (default 1 - 0.06 log2(N/2), >= 0.7)"},
+    [OPT_NCCL_ALGO] = {OPT_NCCL_ALGO, "nccl-algo", NULL, 0, "LIST",
+                       "force algorithms as NCCL_ALGO does: ring,tree, ^nvls,\n"
+                       "allreduce:tree"},
+    [OPT_NCCL_PROTO] = {OPT_NCCL_PROTO, "nccl-proto", NULL, 0, "LIST",
+                        "force protocols as NCCL_PROTO does: simple, ^ll128"},
+    [OPT_NO_P2P] = {OPT_NO_P2P, "no-p2p", NULL, 0, NULL,
+                    "no CUDA P2P between the GPUs of a node: SHM through host\n"
+                    "memory"},
+    [OPT_FAITHFUL] = {OPT_FAITHFUL, "faithful", NULL, 0, NULL,
+                      "NCCL's own model exactly, without collcalc's corrections"},
     [OPT_MODEL] = {OPT_MODEL, "model", NULL, 'm', "NAME",
                    "a model shape (see 'collcalc models'): llama-3-70b,\n"
                    "deepseek-v3, qwen3-235b-a22b, ..."},

@@ -53,6 +53,17 @@ typedef enum {
     OPT_STYLE,
     OPT_GPU,
     OPT_STRICT,
+    /* the NCCL-faithful model */
+    OPT_COST_MODEL,
+    OPT_NCCL_VERSION,
+    OPT_LAUNCH,
+    OPT_CUDA_GRAPH,
+    OPT_SYMMETRIC,
+    OPT_FABRIC_EFFICIENCY,
+    OPT_NCCL_ALGO,
+    OPT_NCCL_PROTO,
+    OPT_NO_P2P,
+    OPT_FAITHFUL,
     /* models and planning */
     OPT_MODEL,
     OPT_MODEL_FILE,

@@ -110,8 +110,8 @@ static collcalc_status load_numbers(collcalc_json_ctx *ctx, const cJSON *item, s
 
 /* object[key] = { names[i]: [width numbers] } into rows (row stride width). */
 static collcalc_status load_rows(collcalc_json_ctx *ctx, const cJSON *object, const char *key,
-                                 const char *const *names, size_t count, size_t width,
-                                 double min, double max, double *rows)
+                                 const char *const *names, size_t count, size_t width, double min,
+                                 double max, double *rows)
 {
     collcalc_json_key keys[COLLCALC_NCCL_NUM_ALGOS];
     required_keys(names, count, keys);
@@ -128,8 +128,8 @@ static collcalc_status load_rows(collcalc_json_ctx *ctx, const cJSON *object, co
 
 /* object[key] = { names[i]: number } into out[i]. */
 static collcalc_status load_scalars(collcalc_json_ctx *ctx, const cJSON *object, const char *key,
-                                    const char *const *names, size_t count, double min,
-                                    double max, double *out)
+                                    const char *const *names, size_t count, double min, double max,
+                                    double *out)
 {
     collcalc_json_key keys[COLLCALC_NCCL_NUM_ALGOS];
     required_keys(names, count, keys);
@@ -173,8 +173,8 @@ static int version_code(const char *text)
 static collcalc_status load_version(collcalc_json_ctx *ctx, const cJSON *object,
                                     collcalc_nccl_constants *k)
 {
-    collcalc_status status = collcalc_json_check_object(ctx, object, version_keys,
-                                                        COUNT_OF(version_keys));
+    collcalc_status status =
+        collcalc_json_check_object(ctx, object, version_keys, COUNT_OF(version_keys));
     if (status != COLLCALC_OK)
         return status;
     status = collcalc_json_get_string_copy(ctx, object, "version", k->version, sizeof k->version);
@@ -183,8 +183,8 @@ static collcalc_status load_version(collcalc_json_ctx *ctx, const cJSON *object,
     k->version_code = version_code(k->version);
     if (k->version_code < 0) {
         collcalc_json_enter(ctx, object, "version");
-        status = collcalc_json_fail(ctx, "must be MAJOR.MINOR.PATCH such as \"2.30.7\" (got \"%s\")",
-                                    k->version);
+        status = collcalc_json_fail(
+            ctx, "must be MAJOR.MINOR.PATCH such as \"2.30.7\" (got \"%s\")", k->version);
         collcalc_json_leave(ctx);
         return status;
     }
@@ -192,9 +192,9 @@ static collcalc_status load_version(collcalc_json_ctx *ctx, const cJSON *object,
     if (status != COLLCALC_OK)
         return status;
 
-    status = load_rows(ctx, object, "base_latency_us", algo_keys, COLLCALC_NCCL_NUM_ALGOS,
-                       COLLCALC_NCCL_NUM_PROTOS, 0.0, NCCL_LATENCY_MAX_US,
-                       &k->base_latency_us[0][0]);
+    status =
+        load_rows(ctx, object, "base_latency_us", algo_keys, COLLCALC_NCCL_NUM_ALGOS,
+                  COLLCALC_NCCL_NUM_PROTOS, 0.0, NCCL_LATENCY_MAX_US, &k->base_latency_us[0][0]);
     if (status != COLLCALC_OK)
         return status;
     {
@@ -263,8 +263,8 @@ static collcalc_status load_version(collcalc_json_ctx *ctx, const cJSON *object,
             return status;
     }
     size_t word = 0;
-    status = collcalc_json_get_enum(ctx, object, "nvls_model", nvls_words, COUNT_OF(nvls_words),
-                                    &word);
+    status =
+        collcalc_json_get_enum(ctx, object, "nvls_model", nvls_words, COUNT_OF(nvls_words), &word);
     if (status != COLLCALC_OK)
         return status;
     k->nvls_model = (collcalc_nccl_nvls_model)word;
@@ -274,8 +274,7 @@ static collcalc_status load_version(collcalc_json_ctx *ctx, const cJSON *object,
 static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
                                   collcalc_nccl_constants_table *table)
 {
-    collcalc_status status =
-        collcalc_json_check_object(ctx, root, root_keys, COUNT_OF(root_keys));
+    collcalc_status status = collcalc_json_check_object(ctx, root, root_keys, COUNT_OF(root_keys));
     if (status != COLLCALC_OK)
         return status;
     status = collcalc_json_check_version(ctx, root, NCCL_SCHEMA_VERSION);
@@ -299,11 +298,11 @@ static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
             status = load_version(ctx, element, &table->versions[i]);
             if (status == COLLCALC_OK && i > 0 &&
                 table->versions[i].version_code <= table->versions[i - 1].version_code)
-                status = collcalc_json_fail(ctx,
-                                            "versions must be unique and in ascending order "
-                                            "(%s after %s)",
-                                            table->versions[i].version,
-                                            table->versions[i - 1].version);
+                status =
+                    collcalc_json_fail(ctx,
+                                       "versions must be unique and in ascending order "
+                                       "(%s after %s)",
+                                       table->versions[i].version, table->versions[i - 1].version);
             collcalc_json_path_pop(&ctx->path);
             if (status != COLLCALC_OK)
                 break;
@@ -368,8 +367,8 @@ size_t collcalc_nccl_constants_count(const collcalc_nccl_constants_table *table)
     return table != NULL ? table->count : 0;
 }
 
-const collcalc_nccl_constants *collcalc_nccl_constants_at(const collcalc_nccl_constants_table *table,
-                                                          size_t index)
+const collcalc_nccl_constants *
+collcalc_nccl_constants_at(const collcalc_nccl_constants_table *table, size_t index)
 {
     if (table == NULL || index >= table->count)
         return NULL;

@@ -6,6 +6,7 @@
  * to replay, the rule used instead is stated next to it. */
 #include "collcalc/nccl_model.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -15,12 +16,12 @@
 static const double intra_pre90[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
 static const double intra_sm90[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
 static const double intra_sm100[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};
-static const double inter_pre90[] = {48, 30, 28, 24, 20, 18, 15, 12, 10, 9,
+static const double inter_pre90[] = {48, 30, 28, 24, 20, 18,  15,  12,   10,  9,
                                      7,  6,  5,  4,  3,  2.4, 1.2, 0.24, 0.12};
-static const double inter_sm90[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5,
+static const double inter_sm90[] = {48, 45, 42, 40, 30,  24,  22,   20,  17.5,
                                     15, 12, 6,  3,  2.4, 1.2, 0.24, 0.12};
-static const double inter_sm100[] = {96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22,
-                                     20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+static const double inter_sm100[] = {96, 86,   80, 48, 45.1, 42, 40,  30,  24,   22,
+                                     20, 17.5, 15, 12, 6,    3,  2.4, 1.2, 0.24, 0.12};
 
 /* Ring search channels: MAXCHANNELS / 2. */
 #define SEARCH_MAX_CHANNELS 32
@@ -187,8 +188,7 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "gpus_per_node and nodes must be >= 1 (at most 1000000 GPUs)");
     if (hw->nvlink_links_per_gpu < 0 || hw->nvlink_links_per_gpu > 64)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "nvlink_links_per_gpu must be 0..64");
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "nvlink_links_per_gpu must be 0..64");
     if (!(isfinite(hw->pci_bw_GBps) && hw->pci_bw_GBps > 0.0 && hw->pci_bw_GBps <= 1e4))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "pci_bw_GBps must be in (0, 1e4]");
     if (hw->nodes > 1 && (hw->nics_per_node < 1 || hw->nics_per_node > 1024 ||
@@ -222,13 +222,13 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
 
     /* What one GPU can push inside the node, as NCCL counts it. */
     bool nvlink = hw->nvlink_links_per_gpu > 0;
-    double intra_total = nvlink ? (double)hw->nvlink_links_per_gpu * nvlink_per_link(sm)
-                                : (out->p2p ? hw->pci_bw_GBps
-                                            : (hw->pci_bw_GBps < 12.0 ? hw->pci_bw_GBps : 12.0));
+    double intra_total =
+        nvlink ? (double)hw->nvlink_links_per_gpu * nvlink_per_link(sm)
+               : (out->p2p ? hw->pci_bw_GBps : (hw->pci_bw_GBps < 12.0 ? hw->pci_bw_GBps : 12.0));
     /* Without P2P the path goes through the CPU: NCCL reports it as PHB and
      * counts at most PCI_BW = 12 GB/s (the L40S log: "bw 12/12, type PHB"). */
     out->nvlink_bw_GBps = nvlink ? intra_total : 0.0;
-    collcalc_nccl_path type_intra = nvlink ? COLLCALC_NCCL_PATH_NVL
+    collcalc_nccl_path type_intra = nvlink     ? COLLCALC_NCCL_PATH_NVL
                                     : out->p2p ? COLLCALC_NCCL_PATH_PIX
                                                : COLLCALC_NCCL_PATH_PHB;
 
@@ -251,23 +251,25 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
     ring.type_intra = type_intra;
     /* GPUDirect RDMA through a PCIe switch next to the GPU (PIX); sockets
      * and TCP transports go through host memory (PHB). */
-    ring.type_inter = (hw->transport == COLLCALC_NCCL_NET_SOCKET ||
-                       hw->transport == COLLCALC_NCCL_NET_TCPX)
-                          ? COLLCALC_NCCL_PATH_PHB
-                          : COLLCALC_NCCL_PATH_PIX;
+    ring.type_inter =
+        (hw->transport == COLLCALC_NCCL_NET_SOCKET || hw->transport == COLLCALC_NCCL_NET_TCPX)
+            ? COLLCALC_NCCL_PATH_PHB
+            : COLLCALC_NCCL_PATH_PIX;
     ring.same_channels = false;
     out->graphs[COLLCALC_NCCL_RING] = ring;
 
     /* Tree: the same search. Where two or more GPUs share a NIC the tree
-     * search finds that many channels per NIC (each tree channel uses a
-     * NIC in one direction per tree; assumption, see bench/accuracy.c). */
+     * search is taken to find that many channels per NIC (each tree channel
+     * uses a NIC in one direction per tree). This is collcalc's assumption,
+     * not NCCL's code: it is what makes NCCL pick the tree on 2 x p4de
+     * (8 GPUs, 4 EFA NICs) and reproduces that run's 78 GB/s busbw, above
+     * the 50 GB/s the NICs carry per node, which a ring cannot reach. */
     collcalc_nccl_graph tree = ring;
     if (hw->nodes > 1 && hw->nics_per_node < hw->gpus_per_node) {
         int share = hw->gpus_per_node / hw->nics_per_node;
         tree.nchannels = ring.nchannels * share > 32 ? 32 : ring.nchannels * share;
     }
-    tree.tree_pattern_single_nic = hw->nodes > 1 && hw->nics_per_node == 1 &&
-                                   hw->gpus_per_node > 1;
+    tree.tree_pattern_single_nic = hw->nodes > 1 && hw->nics_per_node == 1 && hw->gpus_per_node > 1;
     out->graphs[COLLCALC_NCCL_TREE] = tree;
 
     /* PAT runs on the ring's channels (one GPU per node). */
@@ -285,8 +287,7 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
         nvls.type_inter = ring.type_inter;
         if (hw->nodes > 1) {
             double nic_total = (double)hw->nics_per_node * hw->nic_GBps;
-            nvls.bw_inter_GBps =
-                speed_at_most(sm, true, nic_total / NVLS_CHANNELS);
+            nvls.bw_inter_GBps = speed_at_most(sm, true, nic_total / NVLS_CHANNELS);
             out->graphs[COLLCALC_NCCL_NVLS_TREE] = nvls;
         }
         out->graphs[COLLCALC_NCCL_NVLS] = nvls;
@@ -309,8 +310,7 @@ static double nccl_pci_GBps(double per_direction)
 
 collcalc_status collcalc_nccl_hardware_from_platform(const collcalc_platform *platform,
                                                      const collcalc_link_table *links, int nodes,
-                                                     int gpus_per_node,
-                                                     collcalc_nccl_launch launch,
+                                                     int gpus_per_node, collcalc_nccl_launch launch,
                                                      collcalc_nccl_hardware *out,
                                                      collcalc_diag *diag)
 {
@@ -367,17 +367,17 @@ collcalc_status collcalc_nccl_hardware_from_platform(const collcalc_platform *pl
     out->nvswitch = nvlink && platform->nvswitch;
     out->nvls = platform->nvls;
     out->p2p = platform->p2p;
-    const collcalc_link *host =
-        platform->host_link[0] != '\0' ? collcalc_link_table_find(links, platform->host_link)
-                                       : NULL;
+    const collcalc_link *host = platform->host_link[0] != '\0'
+                                    ? collcalc_link_table_find(links, platform->host_link)
+                                    : NULL;
     if (!nvlink && intra->link_class == COLLCALC_LINK_CLASS_PCI)
         host = intra;
     out->pci_bw_GBps = host != NULL ? nccl_pci_GBps(host->bw_per_direction_GBps) : 24.0;
     out->nics_per_node = platform->nics_per_node;
     /* A partial node drives its share of the NICs (at least one). */
     if (out->gpus_per_node < platform->gpus_per_node) {
-        long long share = (long long)platform->nics_per_node * out->gpus_per_node /
-                          platform->gpus_per_node;
+        long long share =
+            (long long)platform->nics_per_node * out->gpus_per_node / platform->gpus_per_node;
         out->nics_per_node = share < 1 ? 1 : (int)share;
     }
     out->nic_GBps = inter->bw_per_direction_GBps;
@@ -391,10 +391,50 @@ collcalc_status collcalc_nccl_system_from_platform(const collcalc_platform *plat
                                                    collcalc_diag *diag)
 {
     collcalc_nccl_hardware hardware;
-    collcalc_status status = collcalc_nccl_hardware_from_platform(platform, links, nodes,
-                                                                  gpus_per_node, launch,
-                                                                  &hardware, diag);
+    collcalc_status status = collcalc_nccl_hardware_from_platform(
+        platform, links, nodes, gpus_per_node, launch, &hardware, diag);
     if (status != COLLCALC_OK)
         return status;
     return collcalc_nccl_system_derive(&hardware, out_system, diag);
+}
+
+/* The GPU's family word in a preset's gpu text ("H100 SXM" -> "H100"). */
+static void family_word(const char *gpu, char *out, size_t size)
+{
+    size_t n = 0;
+    while (gpu[n] != '\0' && gpu[n] != ' ' && n + 1 < size) {
+        out[n] = (char)toupper((unsigned char)gpu[n]);
+        n++;
+    }
+    out[n] = '\0';
+}
+
+const collcalc_platform *collcalc_platform_guess(const collcalc_platform_table *platforms,
+                                                 const char *gpu_model, int gpus_per_node)
+{
+    if (platforms == NULL || gpu_model == NULL || gpu_model[0] == '\0')
+        return NULL;
+    char model[128];
+    size_t n = 0;
+    for (; gpu_model[n] != '\0' && n + 1 < sizeof model; n++)
+        model[n] = (char)toupper((unsigned char)gpu_model[n]);
+    model[n] = '\0';
+    const collcalc_platform *fallback = NULL;
+    for (size_t i = 0; i < collcalc_platform_table_count(platforms); i++) {
+        const collcalc_platform *p = collcalc_platform_table_at(platforms, i);
+        char family[COLLCALC_NAME_MAX];
+        family_word(p->gpu, family, sizeof family);
+        const char *at = family[0] != '\0' ? strstr(model, family) : NULL;
+        /* "H100" must not match inside "GH100"-style words: a boundary before it. */
+        if (at == NULL || (at > model && isalnum((unsigned char)at[-1])))
+            continue;
+        /* ... nor "H100" the start of "H1000". */
+        if (isdigit((unsigned char)at[strlen(family)]))
+            continue;
+        if (gpus_per_node <= 0 || p->gpus_per_node == gpus_per_node)
+            return p;
+        if (fallback == NULL && p->gpus_per_node > gpus_per_node)
+            fallback = p;
+    }
+    return fallback;
 }

@@ -4,7 +4,8 @@
  * corrections to it. Values in, numbers out: no tables, no I/O.
  *
  * Selection always uses NCCL's own time (that is what the real library
- * does); the corrections change only the predicted time of each candidate. */
+ * does); the corrections change the predicted time of each candidate, and
+ * one of them what a plugin makes available (LL128 over EFA). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -44,11 +45,12 @@
  * 25 us for its 2 network steps (+68 each). TCPX (the older, host-staged
  * GPUDirect-TCPX) is given the EFA figure; plain sockets pay a kernel TCP
  * round trip (~30 us per step, the order of a TCP ping-pong on a loaded
- * host); RoCE pays ~1.5 us over IB for the Ethernet switch hop and PFC/ECN
- * (vendor switch latencies ~0.5-1 us per hop plus the NIC). */
+ * host); RoCE pays ~3 us over IB per step: an Ethernet Clos crosses ~3
+ * switches at ~0.6-1 us each where IB's cut-through hops are ~0.1-0.2 us,
+ * plus the RoCE NIC's congestion control (DCQCN). */
 static const double fix_transport_step_us[COLLCALC_NCCL_NUM_TRANSPORTS] = {
     0.0,  /* ib: NCCL's constants are InfiniBand's */
-    1.5,  /* roce */
+    3.0,  /* roce */
     68.0, /* efa */
     68.0, /* tcpx */
     62.0, /* tcpxo */
@@ -70,7 +72,11 @@ static const double fix_transport_step_us[COLLCALC_NCCL_NUM_TRANSPORTS] = {
  * every channel is one CTA on one SM, so a call that runs on fewer channels
  * gets proportionally less bandwidth. Through host memory (SHM, below) the
  * transport stages data in its own buffers; the serial copies are the
- * SHM correction and no fill is added. */
+ * SHM correction and no fill is added. With registered (symmetric) buffers
+ * NCCL reads and writes the user's buffers directly, without its staging
+ * chunks, so there is no chunk pipeline to fill either (the 8x B200 -R 2
+ * run is within ~15 us of lat + S/bw from 128 MiB up, where the
+ * unregistered 8x H100 NVLS run lags by ~100 us). */
 #define FIX_RAMP_CHUNK_BYTES (2.0 * 1048576.0)
 
 /* Shared memory through the host when CUDA P2P is unavailable: the sender
@@ -122,7 +128,6 @@ void collcalc_nccl_options_init(collcalc_nccl_options *options)
         options->proto_mask[f] = (1u << COLLCALC_NCCL_NUM_PROTOS) - 1u;
     }
     options->corrections = COLLCALC_NCCL_FIX_ALL;
-    options->element_bytes = 4;
     options->refined = NULL;
 }
 
@@ -195,8 +200,8 @@ typedef struct {
     collcalc_nccl_func func;
     int p, nodes, ppn, scale, nsteps;
     unsigned fix; /* the options' corrections */
-    int row;     /* arch row of the per-arch tables */
-    int ll_row;  /* row of llMaxBws */
+    int row;      /* arch row of the per-arch tables */
+    int ll_row;   /* row of llMaxBws */
     bool x86;
 } ctx_t;
 
@@ -272,8 +277,8 @@ static collcalc_nccl_unavailable availability(const ctx_t *c, collcalc_nccl_algo
 }
 
 /* busBw (section 1.5) and the algBw ratio (section 1.6). */
-static void bandwidth(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto pr,
-                      double *out_bus, double *out_alg)
+static void bandwidth(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto pr, double *out_bus,
+                      double *out_alg)
 {
     const collcalc_nccl_system *s = c->sys;
     const collcalc_nccl_constants *k = c->k;
@@ -283,7 +288,9 @@ static void bandwidth(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto 
     double ppn = (double)c->ppn;
     bool collnet = a == COLLCALC_NCCL_COLLNET_DIRECT || a == COLLCALC_NCCL_COLLNET_CHAIN;
     bool nvls = a == COLLCALC_NCCL_NVLS || a == COLLCALC_NCCL_NVLS_TREE;
-    double bw = (c->nodes <= 2 || collnet) ? g->bw_intra_GBps : g->bw_inter_GBps;
+    /* bw_inter_GBps 0 means "as bw_intra" (a one-node graph reports both). */
+    double bw_inter = g->bw_inter_GBps > 0.0 ? g->bw_inter_GBps : g->bw_intra_GBps;
+    double bw = (c->nodes <= 2 || collnet) ? g->bw_intra_GBps : bw_inter;
 
     if (nvls) {
         if (k->nvls_model == COLLCALC_NCCL_NVLS_MODEL_2_28) {
@@ -292,19 +299,18 @@ static void bandwidth(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto 
                 intra *= 2.0;
             else
                 intra *= (ppn - 1.0) / ppn;
-            double inter = g->bw_inter_GBps *
-                           ((c->nodes <= 2 && a == COLLCALC_NCCL_NVLS_TREE) ? 2.0 : 1.0);
+            double inter =
+                bw_inter * ((c->nodes <= 2 && a == COLLCALC_NCCL_NVLS_TREE) ? 2.0 : 1.0);
             bw = min2(intra, inter);
             if (a == COLLCALC_NCCL_NVLS_TREE && k->max_nvls_tree_GBps[c->row][c->scale] > 0.0)
                 bw = min2(bw, k->max_nvls_tree_GBps[c->row][c->scale]);
         } else if (a == COLLCALC_NCCL_NVLS) {
             if (f == COLLCALC_NCCL_ALLREDUCE)
-                bw = min2(g->bw_intra_GBps, g->bw_inter_GBps);
+                bw = min2(g->bw_intra_GBps, bw_inter);
             else
-                bw = min2(g->bw_intra_GBps * (ppn - 1.0) / ppn, 0.9 * g->bw_inter_GBps);
+                bw = min2(g->bw_intra_GBps * (ppn - 1.0) / ppn, 0.9 * bw_inter);
         } else {
-            bw = min2(g->bw_intra_GBps,
-                      c->nodes <= 2 ? g->bw_inter_GBps : g->bw_inter_GBps / 2.0);
+            bw = min2(g->bw_intra_GBps, c->nodes <= 2 ? bw_inter : bw_inter / 2.0);
         }
     }
     double bus = nch * bw;
@@ -335,7 +341,7 @@ static void bandwidth(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto 
         bus *= k->pat_factor;
     if (a == COLLCALC_NCCL_COLLNET_DIRECT && pr == COLLCALC_NCCL_SIMPLE) {
         if (f == COLLCALC_NCCL_ALLGATHER || f == COLLCALC_NCCL_REDUCESCATTER) {
-            bus = ppn * min2(g->bw_intra_GBps, 0.9 * g->bw_inter_GBps);
+            bus = ppn * min2(g->bw_intra_GBps, 0.9 * bw_inter);
         } else {
             double factor = ppn / nch;
             factor -= (factor - 1.0) / 2.0;
@@ -373,8 +379,8 @@ static double latency(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto 
     const collcalc_nccl_system *s = c->sys;
     const collcalc_nccl_constants *k = c->k;
     const collcalc_nccl_graph *g = &s->graphs[a];
-    int intra_hw = g->type_intra == COLLCALC_NCCL_PATH_NVL ? COLLCALC_NCCL_HW_NVLINK
-                                                           : COLLCALC_NCCL_HW_PCI;
+    int intra_hw =
+        g->type_intra == COLLCALC_NCCL_PATH_NVL ? COLLCALC_NCCL_HW_NVLINK : COLLCALC_NCCL_HW_PCI;
     double base = k->base_latency_us[a][pr];
     double intra = k->hw_latency_us[intra_hw][a][pr];
     double inter = c->ppn == 1 ? k->hw_latency_us[COLLCALC_NCCL_HW_NET][COLLCALC_NCCL_TREE][pr]
@@ -406,13 +412,12 @@ static double latency(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto 
                     net_ov *= 3.0;
             }
             double intra_eff = intra > net_ov ? intra : net_ov;
-            int n_inter = c->nodes == 1 ? 0
+            int n_inter = c->nodes == 1                  ? 0
                           : f == COLLCALC_NCCL_ALLREDUCE ? 2 * (c->nodes - 1)
                                                          : c->nodes - 1;
             return base + (double)(c->nsteps - n_inter) * intra_eff + (double)n_inter * inter;
         }
-    case COLLCALC_NCCL_TREE:
-        return base + 2.0 * ((double)(ppn - 1) * intra + (double)l2 * inter);
+    case COLLCALC_NCCL_TREE: return base + 2.0 * ((double)(ppn - 1) * intra + (double)l2 * inter);
     case COLLCALC_NCCL_COLLNET_DIRECT:
         return base +
                2.0 * ((ppn - 1 < 1 ? (double)(ppn - 1) : 1.0) * intra + (double)(ppn - 1) * 0.4) +
@@ -426,8 +431,7 @@ static double latency(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto 
         if (k->nvls_model == COLLCALC_NCCL_NVLS_MODEL_2_18)
             return base + 2.0 * (double)(c->nodes - 1) * inter;
         return base + intra + 2.0 * (double)l2 * inter;
-    case COLLCALC_NCCL_PAT:
-        return base + (double)l2 * (inter / 3.5) + 2.8 * (double)c->p;
+    case COLLCALC_NCCL_PAT: return base + (double)l2 * (inter / 3.5) + 2.8 * (double)c->p;
     }
     return base;
 }
@@ -484,8 +488,8 @@ static bool nccl_cost(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto 
     /* Tree correction (section 1.8). */
     bool tree_fix = a == COLLCALC_NCCL_TREE && c->func == COLLCALC_NCCL_ALLREDUCE;
     bool nvls_tree_fix = a == COLLCALC_NCCL_NVLS_TREE && c->func == COLLCALC_NCCL_ALLREDUCE &&
-                         constants->nvls_tree_correction_blackwell_x86 &&
-                         system->min_sm >= 100 && c->x86;
+                         constants->nvls_tree_correction_blackwell_x86 && system->min_sm >= 100 &&
+                         c->x86;
     if ((tree_fix || nvls_tree_fix) && size_bytes >= 64) {
         int log_size = log2i((long long)(size_bytes / 64));
         int limit = nvls_tree_fix ? 24 : 23;
@@ -508,8 +512,8 @@ static bool nccl_cost(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto 
 static collcalc_status check_system(const collcalc_nccl_system *s, collcalc_diag *diag)
 {
     if (s->nranks < 1 || s->nranks > 1000000)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "nranks must be 1..1000000 (got %d)", s->nranks);
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "nranks must be 1..1000000 (got %d)",
+                                  s->nranks);
     if (s->nnodes < 1 || s->nnodes > s->nranks || s->nranks % s->nnodes != 0)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "nnodes must divide nranks (%d ranks, %d nodes)", s->nranks,
@@ -520,7 +524,8 @@ static collcalc_status check_system(const collcalc_nccl_system *s, collcalc_diag
     if ((unsigned)s->cpu > COLLCALC_NCCL_CPU_OTHER ||
         (unsigned)s->transport >= COLLCALC_NCCL_NUM_TRANSPORTS ||
         (unsigned)s->launch > COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "cpu, transport or launch out of range");
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "cpu, transport or launch out of range");
     if (!(s->fabric_efficiency > 0.0 && s->fabric_efficiency <= 1.0))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "fabric_efficiency must be in (0, 1]");
@@ -538,13 +543,12 @@ static collcalc_status check_system(const collcalc_nccl_system *s, collcalc_diag
         if (g->nchannels < 0 || g->nchannels > 64)
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                       "graphs[%s].nchannels must be 0..64 (got %d)",
-                                      collcalc_nccl_algo_name((collcalc_nccl_algo)a),
-                                      g->nchannels);
+                                      collcalc_nccl_algo_name((collcalc_nccl_algo)a), g->nchannels);
         if (g->nchannels > 0 &&
             !(isfinite(g->bw_intra_GBps) && g->bw_intra_GBps > 0.0 && g->bw_intra_GBps <= 1e5 &&
-              isfinite(g->bw_inter_GBps) && g->bw_inter_GBps > 0.0 && g->bw_inter_GBps <= 1e5))
+              isfinite(g->bw_inter_GBps) && g->bw_inter_GBps >= 0.0 && g->bw_inter_GBps <= 1e5))
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                      "graphs[%s]: bandwidths must be > 0 and <= 1e5 GB/s",
+                                      "graphs[%s]: bw_intra_GBps must be > 0, bw_inter_GBps >= 0, both <= 1e5",
                                       collcalc_nccl_algo_name((collcalc_nccl_algo)a));
         if ((unsigned)g->type_intra > COLLCALC_NCCL_PATH_SYS ||
             (unsigned)g->type_inter > COLLCALC_NCCL_PATH_SYS)
@@ -563,7 +567,9 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
     unsigned fix = o->corrections;
     collcalc_nccl_algo a = cand->algo;
     double graph_bus = (double)s->graphs[a].nchannels *
-                       ((c->nodes <= 2) ? s->graphs[a].bw_intra_GBps : s->graphs[a].bw_inter_GBps);
+                       ((c->nodes <= 2 || s->graphs[a].bw_inter_GBps <= 0.0)
+                            ? s->graphs[a].bw_intra_GBps
+                            : s->graphs[a].bw_inter_GBps);
 
     if ((fix & COLLCALC_NCCL_FIX_SHM) && !s->p2p && c->nodes == 1 && graph_bus > 0.0) {
         double shm = s->pci_bw_GBps / FIX_SHM_CROSSINGS;
@@ -636,8 +642,10 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
 
     double band = alg > 0.0 ? bytes / (1000.0 * alg) : 0.0;
     bool shm = (fix & COLLCALC_NCCL_FIX_SHM) && !s->p2p && c->nodes == 1;
+    bool symmetric = (fix & COLLCALC_NCCL_FIX_SYMMETRIC) && c->k->symmetric_kernels &&
+                     s->symmetric && c->nodes == 1;
     if ((fix & COLLCALC_NCCL_FIX_RAMP) && cand->proto == COLLCALC_NCCL_SIMPLE && alg > 0.0 &&
-        !(a == COLLCALC_NCCL_RING && c->nodes > 1) && !shm) {
+        !(a == COLLCALC_NCCL_RING && c->nodes > 1) && !shm && !symmetric) {
         double fill = (double)cand->channels * FIX_RAMP_CHUNK_BYTES;
         band += (fill * bytes / (bytes + fill)) / (1000.0 * alg);
     }
@@ -648,13 +656,14 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
 
 collcalc_status collcalc_nccl_predict(const collcalc_nccl_system *system,
                                       const collcalc_nccl_constants *constants,
-                                      const collcalc_nccl_options *options,
-                                      collcalc_nccl_func func, uint64_t size_bytes,
-                                      collcalc_nccl_prediction *out, collcalc_diag *diag)
+                                      const collcalc_nccl_options *options, collcalc_nccl_func func,
+                                      uint64_t size_bytes, collcalc_nccl_prediction *out,
+                                      collcalc_diag *diag)
 {
     if (system == NULL || constants == NULL || options == NULL || out == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "missing system, constants, "
-                                                              "options or output");
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "missing system, constants, "
+                                  "options or output");
     if ((unsigned)func >= COLLCALC_NCCL_NUM_FUNCS)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown function %d", (int)func);
     if (size_bytes > (UINT64_C(1) << 50))
@@ -743,6 +752,13 @@ collcalc_status collcalc_nccl_predict(const collcalc_nccl_system *system,
                 }
                 (void)rbus;
                 correct(&c, options, cand, bytes, rlat, ralg);
+            }
+            if (size_bytes == 0) {
+                /* NCCL returns at once for a zero-byte call (nccl-tests
+                 * prints ~0.3 us of host time for such rows). */
+                cand->latency_pred_us = 0.0;
+                cand->bandwidth_pred_us = 0.0;
+                cand->time_us = 0.0;
             }
             if (cand->time_us > 0.0) {
                 cand->algbw_GBps = bytes / (1000.0 * cand->time_us);

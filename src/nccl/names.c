@@ -8,16 +8,18 @@
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
-static const char *const algo_names[] = {"Tree", "Ring", "CollNetDirect", "CollNetChain",
-                                         "NVLS", "NVLSTree", "PAT"};
+static const char *const algo_names[] = {
+    "Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT"};
 static const char *const proto_names[] = {"LL", "LL128", "Simple"};
 static const char *const func_names[] = {"Broadcast", "Reduce", "AllGather", "ReduceScatter",
                                          "AllReduce"};
 static const char *const transport_names[] = {"ib", "roce", "efa", "tcpx", "tcpxo", "socket"};
-static const char *const unavailable_texts[] = {
-    "available", "not for this function", "protocol not for this algorithm",
-    "no channels in this system", "not supported by this hardware or version",
-    "excluded by NCCL_ALGO/NCCL_PROTO"};
+static const char *const unavailable_texts[] = {"available",
+                                                "not for this function",
+                                                "protocol not for this algorithm",
+                                                "no channels in this system",
+                                                "not supported by this hardware or version",
+                                                "excluded by NCCL_ALGO/NCCL_PROTO"};
 
 static const char *word_or_unknown(const char *const *words, size_t count, int value)
 {

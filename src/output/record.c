@@ -352,6 +352,9 @@ size_t record_count(const record_set *set)
     return set != NULL ? set->row_count : 0;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 0)))
+#endif
 static void add_text_item(document *doc, item_kind kind, const char *format, va_list args)
 {
     doc_item *item = add_item(doc, kind);

@@ -651,7 +651,7 @@ void collcalc_nccl_log_feed_line(collcalc_nccl_log *log, const char *line, size_
     int cut = 0;
     log->lines++;
     log->last_line = line_number > 0 ? line_number : log->lines;
-    text_clean(line, length, clean, sizeof clean, &cut);
+    text_clean(line != NULL ? line : "", line != NULL ? length : 0, clean, sizeof clean, &cut);
     if (cut)
         log->cut_lines++;
     const char *info = strstr(clean, "NCCL INFO ");
@@ -749,7 +749,7 @@ static void find_socket_fallback(const collcalc_nccl_log *log, collcalc_findings
 {
     char causes[COLLCALC_FINDING_TEXT_MAX] = "", where[96] = "", next[COLLCALC_FINDING_TEXT_MAX];
     if (log->ib_none.line > 0)
-        append(causes, sizeof causes, ", NET/IB found no device (line %ld)", log->ib_none.line);
+        append(causes, sizeof causes, "; NET/IB found no device (line %ld)", log->ib_none.line);
     if (log->socket_if.line > 0) {
         char name[COLLCALC_NCCL_WORD_MAX];
         interface_name(log->socket_if.text, name, sizeof name);
@@ -758,15 +758,15 @@ static void find_socket_fallback(const collcalc_nccl_log *log, collcalc_findings
     long hops = log->hops[COLLCALC_NCCL_HOP_NET_SOCKET].count;
     collcalc_severity severity = multi_node(log) ? COLLCALC_SEVERITY_ERROR : COLLCALC_SEVERITY_WARNING;
     snprintf(next, sizeof next,
-             "Fix the plugin: check NCCL_NET / NCCL_NET_PLUGIN%s%.40s%s load the right plugin and that its "
-             "provider works (aws-ofi-nccl: FI_PROVIDER=efa, fi_info -p efa, the EFA device in the "
-             "container); for InfiniBand check NCCL_IB_HCA, NCCL_IB_DISABLE, ibv_devices.",
+             "Fix the plugin: check NCCL_NET / NCCL_NET_PLUGIN%s%.40s%s and its provider "
+             "(aws-ofi-nccl: FI_PROVIDER=efa, fi_info -p efa, the EFA device in the container); for "
+             "InfiniBand: NCCL_IB_HCA, NCCL_IB_DISABLE, ibv_devices.",
              log->plugin_env.line > 0 ? " (set by env to " : "", log->plugin_env.text,
              log->plugin_env.line > 0 ? ")" : "");
     collcalc_finding *finding = collcalc_findings_add(
         out, severity, "net-socket-fallback", next,
-        "NET/Socket in use because the network plugin failed: %.40s reported '%.90s' (line %ld)%s, "
-        "so NCCL fell back to TCP sockets%s; %ld ring/tree hops via NET/Socket across %d nodes.",
+        "NET/Socket in use because the network plugin failed: %.32s reported '%.70s' (line %ld)%s; "
+        "NCCL fell back to TCP%s: %ld hops via NET/Socket across %d nodes.",
         log->net_plugin.line > 0 ? log->net_plugin.text : "the network plugin",
         log->plugin_fail_text, log->plugin_fail_text_line, causes, where, hops, log->nnodes);
     if (finding == NULL)

@@ -87,7 +87,9 @@ struct collcalc_nccl_tests_reader {
     collcalc_op banner_op;
     long banner_line;
     bool ignoring; /* rows of a second op are not read */
-    collcalc_op mixed_op;
+    long unmodelled_line; /* a banner naming a binary collcalc does not model */
+    char unmodelled[40];
+    char mixed_name[40];
     long mixed_line;
     size_t mixed_rows;
     int command_state; /* 0 none, 1 one op, 2 several */
@@ -1015,8 +1017,21 @@ static void read_command(collcalc_nccl_tests_reader *reader, char **tokens, int 
 static void read_banner(collcalc_nccl_tests_reader *reader, const char *name, long line)
 {
     collcalc_op op;
-    if (collcalc_nccl_tests_op_from_binary(name, &op, NULL) != COLLCALC_OK)
+    if (collcalc_nccl_tests_op_from_binary(name, &op, NULL) != COLLCALC_OK) {
+        /* gather_perf, scatter_perf, hypercube_perf, alltoallv_perf, ...:
+         * real nccl-tests runs of ops collcalc does not model; their rows
+         * are not read. */
+        if (reader->unmodelled_line == 0) {
+            reader->unmodelled_line = line;
+            show_token(reader->unmodelled, sizeof reader->unmodelled, name);
+        }
+        if (reader->banner_known && reader->mixed_line == 0) {
+            reader->mixed_line = line;
+            show_token(reader->mixed_name, sizeof reader->mixed_name, name);
+        }
+        reader->ignoring = true;
         return;
+    }
     reader->saw_preamble = true;
     if (!reader->banner_known) {
         reader->banner_known = true;
@@ -1031,7 +1046,8 @@ static void read_banner(collcalc_nccl_tests_reader *reader, const char *name, lo
     }
     if (reader->mixed_line == 0) {
         reader->mixed_line = line;
-        reader->mixed_op = op;
+        snprintf(reader->mixed_name, sizeof reader->mixed_name, "%s",
+                 collcalc_nccl_tests_binary_name(op));
     }
     reader->ignoring = true;
 }
@@ -1361,6 +1377,8 @@ static void infer_op(collcalc_nccl_tests_reader *reader, const column_evidence *
         file_op = reader->command_op;
         file_line = reader->command_line;
         file_source = COLLCALC_NCCL_TESTS_FROM_COMMAND;
+    } else if (reader->unmodelled_line > 0) {
+        /* a banner says what ran: do not guess another op from its columns */
     } else if (columns->known && columns->ratio >= 1) {
         if (columns->ratio == 1 && columns->reduces) {
             file_known = columns->rooted || ratio > 1.01;
@@ -1371,7 +1389,7 @@ static void infer_op(collcalc_nccl_tests_reader *reader, const column_evidence *
         } else if (columns->ratio > 1 && columns->reduces) {
             file_known = true;
             file_op = COLLCALC_OP_REDUCESCATTER;
-        } else if (columns->ratio > 1) {
+        } else if (columns->ratio > 1 && !columns->rooted) {
             *family_per_rank_none = true;
         }
         file_source = COLLCALC_NCCL_TESTS_FROM_COLUMNS;
@@ -1401,6 +1419,16 @@ static void infer_op(collcalc_nccl_tests_reader *reader, const column_evidence *
         run->op = file_op;
         run->op_source = file_source;
         run->op_line = file_line;
+        return;
+    }
+    if (reader->unmodelled_line > 0 && !reader->banner_known) {
+        snprintf(message, sizeof message,
+                 "the file is a %s run, an op collcalc does not model (it models all_reduce_perf, "
+                 "all_gather_perf, reduce_scatter_perf, alltoall_perf, broadcast_perf, "
+                 "reduce_perf, sendrecv_perf)",
+                 reader->unmodelled);
+        add_finding(run, COLLCALC_SEVERITY_WARNING, "op-unsupported", NULL, NULL,
+                    reader->unmodelled_line, message);
         return;
     }
     const char *candidates = "";
@@ -1540,9 +1568,19 @@ collcalc_status collcalc_nccl_tests_reader_finish(collcalc_nccl_tests_reader *re
                                       "was found (expected a header such as '#  size  count  "
                                       "type  redop  root  time  algbw  busbw  #wrong ...')",
                                       reader->noise_line, reader->noise_reason);
+        if (reader->unmodelled_line > 0 && reader->mixed_rows > 0)
+            return collcalc_diag_fail(diag, status,
+                                      "line %ld: a %s run, an op collcalc does not model (it "
+                                      "reads all_reduce_perf, all_gather_perf, "
+                                      "reduce_scatter_perf, alltoall_perf, broadcast_perf, "
+                                      "reduce_perf and sendrecv_perf output)",
+                                      reader->unmodelled_line, reader->unmodelled);
         if (reader->mixed_rows > 0)
             return collcalc_diag_fail(diag, status,
-                                      "line %ld: only rows of a second test were found", reader->mixed_line);
+                                      "line %ld: the only rows belong to a second test (%s) after "
+                                      "%s; give one test per input",
+                                      reader->mixed_line, reader->mixed_name,
+                                      collcalc_nccl_tests_binary_name(reader->banner_op));
         if (reader->saw_header)
             return collcalc_diag_fail(diag, status,
                                       "line %ld: a table header, but no data rows follow it",
@@ -1632,7 +1670,7 @@ collcalc_status collcalc_nccl_tests_reader_finish(collcalc_nccl_tests_reader *re
     if (reader->mixed_line > 0) {
         snprintf(message, sizeof message,
                  "a second test (%s) starts here after %s; its %zu row%s not read",
-                 collcalc_nccl_tests_binary_name(reader->mixed_op),
+                 reader->mixed_name,
                  collcalc_nccl_tests_binary_name(reader->banner_op), reader->mixed_rows,
                  reader->mixed_rows == 1 ? " was" : "s were");
         add_finding(run, COLLCALC_SEVERITY_WARNING, "mixed-ops",

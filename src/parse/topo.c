@@ -2,7 +2,7 @@
  * header, reads one row per device, the affinity columns and the NIC legend,
  * then derives the GPU generation, NVLink islands, nearest NICs and advice.
  *
- * Figures used (see doc/MODEL.md and data/links.json for the same numbers):
+ * Figures used (data/links.json carries the same numbers with their sources):
  * NVLink per link per direction: NVLink 1 (P100) 20 GB/s, NVLink 2-4 (V100,
  * A100, H100/H200/H800) 25 GB/s, NVLink 5 (B200/GB200) 50 GB/s (NVIDIA data
  * sheets: 18 links x 50 GB/s bidirectional = 900 GB/s on H100, 1,800 GB/s on

@@ -66,8 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     collcalc_diag diag;
     diag.message[0] = '\0';
     collcalc_nccl_constants_table *table = NULL;
-    collcalc_status status =
-        collcalc_nccl_constants_parse((const char *)data, size, &table, &diag);
+    collcalc_status status = collcalc_nccl_constants_parse((const char *)data, size, &table, &diag);
     if (status != COLLCALC_OK) {
         require(status == COLLCALC_ERR_INVALID);
         require(table == NULL);

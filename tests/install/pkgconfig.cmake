@@ -7,9 +7,15 @@ cmake_minimum_required(VERSION 3.20)
 #                with libcollcalc.a chosen over the .so; the program must not
 #                need libcollcalc.so and runs without any library path.
 # Inputs: MODE, PKG_CONFIG, CC, CONSUMER_FLAGS (;-list), PREFIX, LIBDIR,
-# INCLUDEDIR, SOURCE, WORK_DIR, MAJOR, READELF.
+# INCLUDEDIR, SOURCE, WORK_DIR, VERSION, MAJOR, READELF.
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(ENV{PKG_CONFIG_PATH} ${PREFIX}/${LIBDIR}/pkgconfig)
+execute_process(COMMAND ${PKG_CONFIG} --modversion collcalc
+                RESULT_VARIABLE rc OUTPUT_VARIABLE modversion ERROR_VARIABLE err
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0 OR NOT modversion STREQUAL VERSION)
+  message(FATAL_ERROR "pkg-config --modversion collcalc: '${modversion}' (${err}), expected ${VERSION}")
+endif()
 set(static_flag "")
 if(MODE STREQUAL "static")
   set(static_flag --static)

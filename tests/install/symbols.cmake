@@ -17,7 +17,10 @@ string(REPLACE "\n" ";" lines "${out}")
 set(exported "")
 set(offenders "")
 foreach(line ${lines})
-  if(line MATCHES "^([^ ]+) ([A-Za-z]) ")
+  # Upper-case types are global (exported); lower-case ones are local to the
+  # library even when listed (the linker's __start_/__stop_ section symbols
+  # of sanitizer-coverage builds).
+  if(line MATCHES "^([^ ]+) ([A-Z]) ")
     set(name ${CMAKE_MATCH_1})
     set(type ${CMAKE_MATCH_2})
     string(REGEX REPLACE "@.*$" "" name "${name}")

@@ -178,7 +178,7 @@ static void test_strict_loader(void **state)
     collcalc_model_table_free(table);
 
     expect_refused(doc_with(", \"kv_head\": 2"), "my.json: models[0]: unknown key 'kv_head'");
-    expect_refused(doc_with(", \"layers\": 5"), "models[0]");
+    expect_refused(doc_with(", \"layers\": 5"), "my.json: models[0]: duplicate key 'layers'");
     expect_refused(doc_with(", \"moe\": {\"routed_experts\": 8, \"shared_experts\": 0, "
                             "\"experts_per_token\": 9, \"moe_intermediate\": 64, "
                             "\"dense_layers\": 0}"),
@@ -196,8 +196,10 @@ static void test_strict_loader(void **state)
     expect_refused(doc_with(", \"sliding_window\": {\"layers\": 5, \"window_tokens\": 64}"),
                    "models[0].sliding_window.layers: must be at most the model's layers (4), "
                    "got 5");
-    expect_refused(doc_with(", \"vocab_size\": \"32000\""), "models[0].vocab_size");
-    expect_refused(doc_with(", \"vocab_size\": 1e999"), "models[0].vocab_size");
+    expect_refused(doc_with(", \"vocab_size\": \"32000\""),
+                   "models[0].vocab_size: must be a whole number, not a string");
+    expect_refused(doc_with(", \"vocab_size\": 1e999"),
+                   "models[0].vocab_size: must be a finite number");
 
     const char *bad_kv = "{\"schema_version\": 1, \"models\": [{\"name\": \"x\", \"layers\": 4, "
                          "\"hidden_size\": 256, \"attention\": \"gqa\", \"heads\": 8, "

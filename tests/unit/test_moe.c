@@ -190,6 +190,28 @@ static void test_textbook_and_redundancy(void **state)
     assert_non_null(collcalc_findings_find(&r.findings, "ep-crosses-node"));
 }
 
+/* compare: EP 64 inside one GB200 NVL72 domain vs across eight 8-GPU nodes. */
+static void test_nvl72_vs_hgx(void **state)
+{
+    (void)state;
+    collcalc_moe_query hgx = h800_query(64, 128, COLLCALC_MOE_LOW_LATENCY);
+    collcalc_moe_query nvl = hgx;
+    nvl.cluster.gpus_per_node = 72;
+    nvl.cluster.nics_per_node = 72;
+    nvl.cluster.intra.bw_GBps = 900; /* nvlink5 per direction */
+    collcalc_moe_result a = run(&hgx);
+    collcalc_moe_result b = run(&nvl);
+    assert_int_equal(a.nodes, 8);
+    assert_int_equal(b.nodes, 1);
+    assert_true(b.share_network == 0.0 && b.bytes_network == 0.0);
+    assert_true(b.share_nvlink == 63.0 / 64);
+    assert_true(a.bytes_network > 0);
+    assert_true(b.dispatch_us < a.dispatch_us / 2);
+    assert_true(b.combine_us < a.combine_us / 2);
+    assert_null(collcalc_findings_find(&b.findings, "ep-crosses-node"));
+    assert_non_null(collcalc_findings_find(&a.findings, "ep-crosses-node"));
+}
+
 static void test_imbalance(void **state)
 {
     (void)state;
@@ -376,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_low_latency_published),
         cmocka_unit_test(test_normal_published),
         cmocka_unit_test(test_textbook_and_redundancy),
+        cmocka_unit_test(test_nvl72_vs_hgx),
         cmocka_unit_test(test_imbalance),
         cmocka_unit_test(test_split_batch),
         cmocka_unit_test(test_bad_input),

@@ -37,8 +37,11 @@ static void test_builtin_values(void **state)
     assert_int_equal(k->version_code, 23007);
     assert_true(k->base_latency_us[COLLCALC_NCCL_RING][COLLCALC_NCCL_LL] == 6.6);
     assert_true(k->base_latency_us[COLLCALC_NCCL_TREE][COLLCALC_NCCL_LL] == 6.8);
-    assert_true(k->hw_latency_us[COLLCALC_NCCL_HW_NVLINK][COLLCALC_NCCL_RING][COLLCALC_NCCL_SIMPLE] == 3.4);
-    assert_true(k->hw_latency_us[COLLCALC_NCCL_HW_NET][COLLCALC_NCCL_NVLS_TREE][COLLCALC_NCCL_SIMPLE] == 20.9);
+    assert_true(
+        k->hw_latency_us[COLLCALC_NCCL_HW_NVLINK][COLLCALC_NCCL_RING][COLLCALC_NCCL_SIMPLE] == 3.4);
+    assert_true(
+        k->hw_latency_us[COLLCALC_NCCL_HW_NET][COLLCALC_NCCL_NVLS_TREE][COLLCALC_NCCL_SIMPLE] ==
+        20.9);
     assert_true(k->ll_max_bw_GBps[COLLCALC_NCCL_HOPPER][0] == 141.0);
     assert_true(k->ll_max_bw_GBps[COLLCALC_NCCL_BLACKWELL][2] == 70.0);
     assert_true(k->per_channel_max_tree_GBps[COLLCALC_NCCL_AMPERE][1] == 23.6);
@@ -54,7 +57,8 @@ static void test_builtin_values(void **state)
     assert_true(k->source[0] != '\0');
 
     /* The releases a run names map to the newest modelled one at or below. */
-    assert_int_equal(collcalc_nccl_constants_find(table, "2.26.2+cuda12.8", &k, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_nccl_constants_find(table, "2.26.2+cuda12.8", &k, &diag),
+                     COLLCALC_OK);
     assert_string_equal(k->version, "2.25.1");
     assert_false(k->blackwell_row);
     assert_int_equal(collcalc_nccl_constants_find(table, "2.27", &k, &diag), COLLCALC_OK);
@@ -63,7 +67,9 @@ static void test_builtin_values(void **state)
     assert_true(k->symmetric_kernels);
     assert_int_equal(collcalc_nccl_constants_find(table, "2.29.7", &k, &diag), COLLCALC_OK);
     assert_string_equal(k->version, "2.28.3");
-    assert_true(k->hw_latency_us[COLLCALC_NCCL_HW_NET][COLLCALC_NCCL_NVLS_TREE][COLLCALC_NCCL_SIMPLE] == 14.0);
+    assert_true(
+        k->hw_latency_us[COLLCALC_NCCL_HW_NET][COLLCALC_NCCL_NVLS_TREE][COLLCALC_NCCL_SIMPLE] ==
+        14.0);
     assert_int_equal(collcalc_nccl_constants_find(table, "2.18.3", &k, &diag), COLLCALC_OK);
     assert_true(k->legacy_ring_ll && k->tree_cap_all_functions);
     assert_true(k->pat_factor == 0.0);
@@ -114,8 +120,7 @@ static void test_bad_documents(void **state)
         {"\"pat_factor\": 0", "\"pat_factor\": 1e999", "versions[0].pat_factor"},
         {"\"pat_factor\": 0", "\"pat_factor\": \"0\"", "versions[0].pat_factor"},
         {"\"pat_factor\": 0", "\"pat_factor\": 0, \"pat_factor\": 0", "pat_factor"},
-        {"\"tree\": [6.8, 14.0, 8.4]", "\"tree\": [6.8, 14.0]",
-         "versions[0].base_latency_us.tree"},
+        {"\"tree\": [6.8, 14.0, 8.4]", "\"tree\": [6.8, 14.0]", "versions[0].base_latency_us.tree"},
         {"\"tree\": [6.8, 14.0, 8.4]", "\"tree\": [6.8, 14.0, -1]",
          "versions[0].base_latency_us.tree[2]"},
         {"\"nvls_model\": \"2.18\"", "\"nvls_model\": \"2.19\"", "versions[0].nvls_model"},

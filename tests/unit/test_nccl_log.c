@@ -1,7 +1,8 @@
-/* The NCCL_DEBUG=INFO log reader: the three NCCL_DEBUG fixtures in
- * ../shared/validation give the findings an engineer expects (socket
- * fallback, SHM instead of P2P, a healthy NVLink box), synthetic lines pin
- * each other recogniser and finding, and the state stays bounded. */
+/* The NCCL_DEBUG=INFO log reader: the three NCCL_DEBUG fixtures of the
+ * validation set (COLLCALC_SHARED_DIR, found by test_shared_path) give the
+ * findings an engineer expects (socket fallback, SHM instead of P2P, a
+ * healthy NVLink box), synthetic lines pin each other recogniser and
+ * finding, and the state stays bounded. */
 #include "support.h"
 
 #include <math.h>
@@ -52,6 +53,19 @@ static const collcalc_finding *need(const char *code)
     return finding;
 }
 
+/* No message or next step was cut to fit COLLCALC_FINDING_TEXT_MAX. */
+static void assert_not_cut(void)
+{
+    for (size_t i = 0; i < found.count; i++) {
+        if (strlen(found.items[i].message) >= COLLCALC_FINDING_TEXT_MAX - 1 ||
+            strlen(found.items[i].next_step) >= COLLCALC_FINDING_TEXT_MAX - 1) {
+            print_error("finding %s was cut: '%s' / '%s'\n", found.items[i].code,
+                        found.items[i].message, found.items[i].next_step);
+            fail();
+        }
+    }
+}
+
 static void read_fixture(const char *name)
 {
     char relative[256];
@@ -64,6 +78,7 @@ static void read_fixture(const char *name)
     free(text);
     collcalc_diag diag = {{0}};
     assert_int_equal(collcalc_nccl_log_finish(&log_state, &found, &diag), COLLCALC_OK);
+    assert_not_cut();
 }
 
 static void read_text(const char *text)
@@ -72,6 +87,7 @@ static void read_text(const char *text)
     collcalc_nccl_log_feed_text(&log_state, text, strlen(text));
     collcalc_diag diag = {{0}};
     assert_int_equal(collcalc_nccl_log_finish(&log_state, &found, &diag), COLLCALC_OK);
+    assert_not_cut();
 }
 
 static void test_socket_fallback(void **state)
@@ -112,9 +128,8 @@ static void test_socket_fallback(void **state)
     assert_contains(fallback->message, "NET/Socket in use because the network plugin failed: "
                                        "Libfabric (v10) reported 'NET/OFI aws-ofi-nccl "
                                        "initialization failed' (line 40)");
-    assert_contains(fallback->message, "NET/IB found no device (line 44)");
-    assert_contains(fallback->message, "on eth0 (line 47); 14 ring/tree hops via NET/Socket across "
-                                       "4 nodes");
+    assert_contains(fallback->message, "; NET/IB found no device (line 44); NCCL fell back to TCP on "
+                                       "eth0 (line 47): 14 hops via NET/Socket across 4 nodes.");
     assert_contains(fallback->next_step, "NCCL_NET");
     assert_contains(fallback->next_step, "NCCL_IB_HCA");
     assert_contains(fallback->next_step, "FI_PROVIDER=efa");

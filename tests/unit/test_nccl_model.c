@@ -3,12 +3,14 @@
  * derivation, and properties (finite, monotonic, one rank costs nothing). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "support.h"
 
 #include "collcalc/links.h"
 #include "collcalc/nccl_model.h"
+#include "collcalc/nccl_tests_reader.h"
 #include "collcalc/platforms.h"
 
 /* cmocka's assert_float_equal works in float; these figures need double. */
@@ -64,8 +66,8 @@ static collcalc_nccl_options faithful(void)
     return o;
 }
 
-static const collcalc_nccl_candidate *cand(const collcalc_nccl_prediction *p,
-                                           collcalc_nccl_algo a, collcalc_nccl_proto pr)
+static const collcalc_nccl_candidate *cand(const collcalc_nccl_prediction *p, collcalc_nccl_algo a,
+                                           collcalc_nccl_proto pr)
 {
     return &p->candidates[a * COLLCALC_NCCL_NUM_PROTOS + pr];
 }
@@ -99,9 +101,9 @@ static void test_worked_example_one_node(void **state)
     assert_near(ll->bus_bw_GBps, 141.0, 1e-9);
     assert_near(ll128->bus_bw_GBps, 294.4, 1e-9);
     assert_near(simple->bus_bw_GBps, 320.0, 1e-9);
-    assert_near(ll->alg_bw_GBps, 141.0 * 8.0 / 14.0, 1e-9);      /* 80.6 */
-    assert_near(ll128->alg_bw_GBps, 294.4 * 8.0 / 14.0, 1e-9);   /* 168.2 */
-    assert_near(simple->alg_bw_GBps, 320.0 * 8.0 / 14.0, 1e-9);  /* 182.9 */
+    assert_near(ll->alg_bw_GBps, 141.0 * 8.0 / 14.0, 1e-9);     /* 80.6 */
+    assert_near(ll128->alg_bw_GBps, 294.4 * 8.0 / 14.0, 1e-9);  /* 168.2 */
+    assert_near(simple->alg_bw_GBps, 320.0 * 8.0 / 14.0, 1e-9); /* 182.9 */
     assert_int_equal(ll->channels, 16);
     /* No tree/NVLS graph: those are unavailable, never selected. */
     assert_int_equal(cand(&p, COLLCALC_NCCL_TREE, COLLCALC_NCCL_LL)->unavailable,
@@ -151,13 +153,13 @@ static void test_worked_example_two_nodes(void **state)
     assert_int_equal(collcalc_nccl_selected(&p)->proto, COLLCALC_NCCL_LL);
     /* Above 64 B per channel per rank the Ring Simple latency takes x1.4. */
     p = predict(&s, &o, COLLCALC_NCCL_ALLREDUCE, 1048576);
-    assert_near(cand(&p, COLLCALC_NCCL_RING, COLLCALC_NCCL_SIMPLE)->latency_us,
-                       131.6 * 1.4, 1e-9); /* 184.24 */
+    assert_near(cand(&p, COLLCALC_NCCL_RING, COLLCALC_NCCL_SIMPLE)->latency_us, 131.6 * 1.4,
+                1e-9); /* 184.24 */
     /* AMD doubles the net overhead: 8.4 + 28 x max(3.4, 6.0) + 2 x 14. */
     s.cpu = COLLCALC_NCCL_CPU_AMD;
     p = predict(&s, &o, COLLCALC_NCCL_ALLREDUCE, 1024);
     assert_near(cand(&p, COLLCALC_NCCL_RING, COLLCALC_NCCL_SIMPLE)->latency_us,
-                       8.4 + 28.0 * 6.0 + 28.0, 1e-9);
+                8.4 + 28.0 * 6.0 + 28.0, 1e-9);
 }
 
 static void test_tree_correction_and_ratios(void **state)
@@ -177,7 +179,7 @@ static void test_tree_correction_and_ratios(void **state)
     assert_int_equal(cand(&p, COLLCALC_NCCL_TREE, COLLCALC_NCCL_SIMPLE)->unavailable,
                      COLLCALC_NCCL_NOT_FOR_FUNC);
     assert_near(cand(&p, COLLCALC_NCCL_RING, COLLCALC_NCCL_SIMPLE)->alg_bw_GBps,
-                       320.0 * 16.0 / 15.0, 1e-9);
+                320.0 * 16.0 / 15.0, 1e-9);
     assert_near(p.busbw_factor, 15.0 / 16.0, 1e-12);
     /* PAT needs one GPU per node. */
     assert_int_equal(cand(&p, COLLCALC_NCCL_PAT, COLLCALC_NCCL_SIMPLE)->unavailable,
@@ -201,8 +203,8 @@ static void test_forcing(void **state)
     assert_int_equal(masks[COLLCALC_NCCL_ALLREDUCE], 1u << COLLCALC_NCCL_TREE);
     assert_int_equal(masks[COLLCALC_NCCL_BROADCAST], 1u << COLLCALC_NCCL_RING);
     assert_int_equal(collcalc_nccl_parse_algo_env("collnet", masks, &diag), COLLCALC_OK);
-    assert_int_equal(masks[2], (1u << COLLCALC_NCCL_COLLNET_DIRECT) |
-                                   (1u << COLLCALC_NCCL_COLLNET_CHAIN));
+    assert_int_equal(masks[2],
+                     (1u << COLLCALC_NCCL_COLLNET_DIRECT) | (1u << COLLCALC_NCCL_COLLNET_CHAIN));
     assert_int_equal(collcalc_nccl_parse_algo_env("ring,bogus", masks, &diag),
                      COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "bogus"));
@@ -263,12 +265,15 @@ static void test_derive(void **state)
     /* NCCL's choice on one H100 node (NVIDIA, nccl-tests#309): Ring/LL to
      * ~1 MiB, NVLS/Simple from 2 MiB. */
     collcalc_nccl_options o = faithful();
-    collcalc_nccl_prediction p = predict(&s, &o, COLLCALC_NCCL_ALLREDUCE, 1048576);
-    assert_int_equal(collcalc_nccl_selected(&p)->algo, COLLCALC_NCCL_RING);
-    assert_int_equal(collcalc_nccl_selected(&p)->proto, COLLCALC_NCCL_LL);
-    p = predict(&s, &o, COLLCALC_NCCL_ALLREDUCE, 2097152);
-    assert_int_equal(collcalc_nccl_selected(&p)->algo, COLLCALC_NCCL_NVLS);
-    assert_int_equal(collcalc_nccl_selected(&p)->proto, COLLCALC_NCCL_SIMPLE);
+    collcalc_nccl_prediction p;
+    for (uint64_t bytes = 8; bytes <= (UINT64_C(1) << 34); bytes *= 2) {
+        p = predict(&s, &o, COLLCALC_NCCL_ALLREDUCE, bytes);
+        bool small = bytes <= 1048576;
+        assert_int_equal(collcalc_nccl_selected(&p)->algo,
+                         small ? COLLCALC_NCCL_RING : COLLCALC_NCCL_NVLS);
+        assert_int_equal(collcalc_nccl_selected(&p)->proto,
+                         small ? COLLCALC_NCCL_LL : COLLCALC_NCCL_SIMPLE);
+    }
     /* A100: 12 x 20 = 240 after duplication of 6 x 40. */
     hw.sm = 80;
     hw.nvlink_links_per_gpu = 12;
@@ -321,7 +326,7 @@ static void test_corrections(void **state)
     a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 8);
     b = predict(&s, &none, COLLCALC_NCCL_ALLREDUCE, 8);
     assert_near(collcalc_nccl_selected(&a)->latency_pred_us,
-                       collcalc_nccl_selected(&b)->latency_us + 28.0, 1e-9);
+                collcalc_nccl_selected(&b)->latency_us + 28.0, 1e-9);
     /* Without P2P the ring runs at PCIe / 3 through host memory. */
     worked_one_node(&s);
     s.p2p = false;
@@ -399,16 +404,16 @@ static void test_properties(void **state)
     for (int f = 0; f < COLLCALC_NCCL_NUM_FUNCS; f++) {
         double previous[COLLCALC_NCCL_NUM_PROTOS] = {0.0, 0.0, 0.0};
         for (uint64_t bytes = 0; bytes <= (UINT64_C(1) << 34); bytes = bytes ? bytes * 4 : 1) {
-            collcalc_nccl_prediction p =
-                predict(&s, &o, (collcalc_nccl_func)f, bytes);
+            collcalc_nccl_prediction p = predict(&s, &o, (collcalc_nccl_func)f, bytes);
             const collcalc_nccl_candidate *best = collcalc_nccl_selected(&p);
             assert_non_null(best);
-            assert_true(isfinite(best->time_us) && best->time_us > 0.0);
+            assert_true(isfinite(best->time_us));
+            assert_true(bytes == 0 ? best->time_us == 0.0 : best->time_us > 0.0);
             /* A ring's time grows with the size (the selected one need not:
              * NCCL's choice can switch to a candidate that is really slower). */
             for (int pr = 0; pr < COLLCALC_NCCL_NUM_PROTOS; pr++) {
-                const collcalc_nccl_candidate *r = cand(&p, COLLCALC_NCCL_RING,
-                                                        (collcalc_nccl_proto)pr);
+                const collcalc_nccl_candidate *r =
+                    cand(&p, COLLCALC_NCCL_RING, (collcalc_nccl_proto)pr);
                 assert_true(r->time_us >= previous[pr] * 0.999999);
                 previous[pr] = r->time_us;
             }
@@ -445,9 +450,8 @@ static void test_from_platform(void **state)
     collcalc_nccl_system s;
     const collcalc_platform *h100 = collcalc_platform_table_find(platforms, "hgx-h100");
     assert_non_null(h100);
-    assert_int_equal(collcalc_nccl_system_from_platform(h100, links, 2, 0,
-                                                        COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, &s,
-                                                        &diag),
+    assert_int_equal(collcalc_nccl_system_from_platform(
+                         h100, links, 2, 0, COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, &s, &diag),
                      COLLCALC_OK);
     assert_int_equal(s.nranks, 16);
     assert_int_equal(s.min_sm, 90);
@@ -459,25 +463,22 @@ static void test_from_platform(void **state)
     const collcalc_platform *nvl72 = collcalc_platform_table_find(platforms, "gb200-nvl72");
     assert_non_null(nvl72);
     collcalc_nccl_hardware hw;
-    assert_int_equal(collcalc_nccl_hardware_from_platform(nvl72, links, 1, 8,
-                                                          COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU,
-                                                          &hw, &diag),
+    assert_int_equal(collcalc_nccl_hardware_from_platform(
+                         nvl72, links, 1, 8, COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, &hw, &diag),
                      COLLCALC_OK);
     assert_int_equal(hw.gpus_per_node, 8);
     assert_int_equal(hw.sm, 100);
     assert_int_equal(hw.cpu, COLLCALC_NCCL_CPU_ARM);
     assert_int_equal(hw.nvlink_links_per_gpu, 18);
-    assert_int_equal(collcalc_nccl_hardware_from_platform(nvl72, links, 1, 73,
-                                                          COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU,
-                                                          &hw, &diag),
+    assert_int_equal(collcalc_nccl_hardware_from_platform(
+                         nvl72, links, 1, 73, COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, &hw, &diag),
                      COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "72"));
     /* p4de: EFA, 4 x 100G per node: ring 4 x 12, the tree 2 channels per NIC. */
     const collcalc_platform *p4de = collcalc_platform_table_find(platforms, "aws-p4de");
     assert_non_null(p4de);
-    assert_int_equal(collcalc_nccl_system_from_platform(p4de, links, 2, 0,
-                                                        COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, &s,
-                                                        &diag),
+    assert_int_equal(collcalc_nccl_system_from_platform(
+                         p4de, links, 2, 0, COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, &s, &diag),
                      COLLCALC_OK);
     assert_int_equal(s.transport, COLLCALC_NCCL_NET_EFA);
     assert_int_equal(s.graphs[COLLCALC_NCCL_RING].nchannels, 4);
@@ -505,6 +506,80 @@ static void test_from_platform(void **state)
     collcalc_link_table_free(links);
 }
 
+/* Two real runs end to end (reader, preset, corrected model): the 8x H100
+ * NVLS sweep within 5 % busbw at every size, and the 2-node p4de EFA
+ * all-reduce within 10 % of its ~161 us floor (bench/accuracy.c reports
+ * every validation file). */
+static void test_validation_runs(void **state)
+{
+    (void)state;
+    collcalc_diag diag;
+    collcalc_link_table *links = NULL;
+    collcalc_platform_table *platforms = NULL;
+    assert_int_equal(collcalc_link_table_builtin(&links, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_platform_table_builtin(links, &platforms, &diag), COLLCALC_OK);
+    static const struct {
+        const char *file, *platform, *version;
+        int nodes;
+        collcalc_nccl_launch launch;
+        uint64_t max_size;
+        double tolerance;
+        int busbw; /* 1: compare busbw, 0: time */
+    } cases[] = {
+        {"validation/nccl_allreduce_h100_8gpu_1node_nvls_issue290.txt", "hgx-h100", NULL, 1,
+         COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS, UINT64_MAX, 0.05, 1},
+        {"validation/nccl_allreduce_a100_2node_16gpu_efa400_p4de_awsome.txt", "aws-p4de", "2.21",
+         2, COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, 1024, 0.10, 0},
+    };
+    const collcalc_nccl_constants *newest = NULL;
+    assert_int_equal(collcalc_nccl_constants_find(table, NULL, &newest, NULL), COLLCALC_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t length = 0;
+        char *text = test_read_file(test_shared_path(cases[i].file), &length);
+        assert_non_null(text);
+        collcalc_nccl_tests_run run;
+        assert_int_equal(collcalc_nccl_tests_read_text(text, length, NULL, &run, &diag),
+                         COLLCALC_OK);
+        free(text);
+        collcalc_nccl_system s;
+        const collcalc_platform *pl = collcalc_platform_table_find(platforms, cases[i].platform);
+        assert_non_null(pl);
+        assert_int_equal(collcalc_nccl_system_from_platform(pl, links, cases[i].nodes, 0,
+                                                            cases[i].launch, &s, &diag),
+                         COLLCALC_OK);
+        const collcalc_nccl_constants *k = NULL;
+        assert_int_equal(collcalc_nccl_constants_find(table, cases[i].version, &k, NULL),
+                         COLLCALC_OK);
+        collcalc_nccl_options o;
+        collcalc_nccl_options_init(&o);
+        o.refined = newest;
+        int compared = 0;
+        for (size_t r = 0; r < run.row_count; r++) {
+            const collcalc_nccl_tests_row *row = &run.rows[r].row;
+            if (row->size_bytes == 0 || row->size_bytes > cases[i].max_size ||
+                !row->out_of_place.present)
+                continue;
+            collcalc_nccl_prediction p;
+            assert_int_equal(collcalc_nccl_predict(&s, k, &o, COLLCALC_NCCL_ALLREDUCE,
+                                                   row->size_bytes, &p, &diag),
+                             COLLCALC_OK);
+            const collcalc_nccl_candidate *c = collcalc_nccl_selected(&p);
+            double measured =
+                cases[i].busbw ? row->out_of_place.busbw_GBps : row->out_of_place.time_us;
+            double predicted = cases[i].busbw ? c->busbw_GBps : c->time_us;
+            if (fabs(predicted - measured) > cases[i].tolerance * measured)
+                fprintf(stderr, "%s: %llu B: predicted %.2f, measured %.2f\n", cases[i].file,
+                        (unsigned long long)row->size_bytes, predicted, measured);
+            assert_true(fabs(predicted - measured) <= cases[i].tolerance * measured);
+            compared++;
+        }
+        assert_true(compared >= 6);
+        collcalc_nccl_tests_run_free(&run);
+    }
+    collcalc_platform_table_free(platforms);
+    collcalc_link_table_free(links);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_transport_and_symmetric),
         cmocka_unit_test(test_properties),
         cmocka_unit_test(test_from_platform),
+        cmocka_unit_test(test_validation_runs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

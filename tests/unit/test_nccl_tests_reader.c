@@ -417,7 +417,7 @@ static void refused_inputs(void **state)
     assert_non_null(strstr(diag.message, "line 2: no table row could be read ('x' is not a valid value for field 8"));
     /* bytes from the input are echoed without control characters */
     assert_int_equal(read_edge("edge_control_bytes.txt", &run, &diag), COLLCALC_ERR_INVALID);
-    assert_non_null(strstr(diag.message, "line 2: no table row could be read ('0.19??[31m' is "
+    assert_non_null(strstr(diag.message, "line 2: no table row could be read ('0.19?\?[31m' is "
                                          "not a valid value for field 7; 1 such line)"));
     for (const char *p = diag.message; *p != '\0'; p++)
         assert_true((unsigned char)*p >= 0x20);
@@ -459,6 +459,39 @@ static void mixed_ops(void **state)
     assert_non_null(strstr(f->message, "all_gather_perf"));
     assert_non_null(strstr(f->message, "1 row was not read"));
     collcalc_nccl_tests_run_free(&run);
+}
+
+static void unmodelled_binaries(void **state)
+{
+    (void)state;
+    collcalc_nccl_tests_run run;
+    collcalc_diag diag;
+    /* gather_perf prints AG-like columns with a root: not read as an all-gather */
+    const char *gather =
+        "# Collective test starting: gather_perf\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+        "     1048576         65536     float    none       0    40.00   26.21   19.66      0    40.00   26.21   19.66      0\n";
+    assert_int_equal(read_string(gather, &run, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "line 1: a gather_perf run, an op collcalc does not model"));
+    /* after a modelled test, its rows are left out like any second op */
+    const char *after =
+        "# Collective test starting: all_reduce_perf\n"
+        "# size time algbw busbw\n1048576 58.2 18.02 31.53\n"
+        "# Collective test starting: hypercube_perf\n"
+        "# size time algbw busbw\n1048576 58.2 18.02 31.53\n";
+    assert_int_equal(read_string(after, &run, &diag), COLLCALC_OK);
+    assert_int_equal(run.row_count, 1);
+    assert_int_equal(run.op, COLLCALC_OP_ALLREDUCE);
+    assert_non_null(strstr(finding(&run, "mixed-ops")->message, "hypercube_perf"));
+    collcalc_nccl_tests_run_free(&run);
+    /* rows only under a second modelled test */
+    const char *second =
+        "# Collective test starting: all_reduce_perf\n"
+        "# Collective test starting: broadcast_perf\n"
+        "# size time algbw busbw\n1048576 58.2 18.02 18.02\n";
+    assert_int_equal(read_string(second, &run, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "line 2: the only rows belong to a second test (broadcast_perf) "
+                                      "after all_reduce_perf; give one test per input");
 }
 
 static void op_from_columns(void **state)
@@ -673,7 +706,8 @@ int main(void)
         cmocka_unit_test(mpi_tagged_crlf),   cmocka_unit_test(cputime_timestamp_na),
         cmocka_unit_test(multitype_tables),  cmocka_unit_test(truncated_last_row),
         cmocka_unit_test(refused_inputs),    cmocka_unit_test(zero_time_and_order),
-        cmocka_unit_test(mixed_ops),         cmocka_unit_test(op_from_columns),
+        cmocka_unit_test(mixed_ops),         cmocka_unit_test(unmodelled_binaries),
+        cmocka_unit_test(op_from_columns),
         cmocka_unit_test(footer_checks),     cmocka_unit_test(prefixes_and_noise),
         cmocka_unit_test(launch_from_device_pids),
         cmocka_unit_test(bounded_rows),      cmocka_unit_test(long_and_odd_lines),

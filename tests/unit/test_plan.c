@@ -414,6 +414,47 @@ static void test_costing_hook(void **state)
     assert_true(r.comm_us == p.comm_us);
 }
 
+/* The NCCL-faithful model as the hook, for the HGX H100 preset. */
+static void test_nccl_costing(void **state)
+{
+    (void)state;
+    collcalc_diag diag = {{0}};
+    collcalc_nccl_constants_table *constants = NULL;
+    assert_int_equal(collcalc_nccl_constants_builtin(&constants, &diag), COLLCALC_OK);
+    collcalc_nccl_costing nccl;
+    collcalc_nccl_costing_init(&nccl);
+    nccl.platform = collcalc_platform_table_find(platforms, "hgx-h100");
+    nccl.links = links;
+    assert_int_equal(collcalc_nccl_constants_find(constants, NULL, &nccl.constants, &diag),
+                     COLLCALC_OK);
+    collcalc_plan_query q = llama_decode(8, "hgx-h100");
+    q.costing.fn = collcalc_cost_nccl_platform;
+    q.costing.context = &nccl;
+    collcalc_plan_result r = run(&q);
+    assert_int_equal(nccl.nccl_calls, 1);
+    assert_int_equal(nccl.fallback_calls, 0);
+    const collcalc_plan_item *ar = item(&r, COLLCALC_COMM_TP_ALLREDUCE);
+    assert_int_equal(ar->count_per_step, 160);
+    assert_true(ar->time_us_each > 0 && isfinite(ar->time_us_each));
+    /* TP 16 across two nodes costs more in NCCL's model too */
+    collcalc_plan_query q16 = llama_decode(16, "hgx-h100");
+    q16.costing = q.costing;
+    collcalc_plan_result r16 = run(&q16);
+    assert_int_equal(nccl.nccl_calls, 2);
+    assert_true(r16.floor_us > r.floor_us);
+    /* PP send/recv is not NCCL-tuned: the alpha-beta fallback */
+    q.pp = 2;
+    r = run(&q);
+    assert_int_equal(nccl.fallback_calls, 1);
+    collcalc_nccl_costing empty;
+    collcalc_nccl_costing_init(&empty);
+    q.costing.context = &empty;
+    collcalc_plan_result bad;
+    assert_int_equal(collcalc_plan_evaluate(&q, &bad, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "the NCCL costing needs a platform, links and constants");
+    collcalc_nccl_constants_table_free(constants);
+}
+
 static void test_search(void **state)
 {
     (void)state;
@@ -490,7 +531,7 @@ int main(void)
         cmocka_unit_test(test_layout_and_order), cmocka_unit_test(test_sp_pp_cp_overlap),
         cmocka_unit_test(test_moe_plan),         cmocka_unit_test(test_rule_checks),
         cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_costing_hook),
-        cmocka_unit_test(test_search),
+        cmocka_unit_test(test_nccl_costing),    cmocka_unit_test(test_search),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

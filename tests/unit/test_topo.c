@@ -1,7 +1,7 @@
-/* The nvidia-smi topo -m reader: every topo fixture in ../shared/validation
- * gives the right islands, bandwidths, nearest NICs and advice; layouts from
- * other drivers and pastes parse; bad input gets one diagnostic naming the
- * line. */
+/* The nvidia-smi topo -m reader: every topo fixture of the validation set
+ * (COLLCALC_SHARED_DIR, found by test_shared_path) gives the right islands,
+ * bandwidths, nearest NICs and advice; layouts from other drivers and pastes
+ * parse; bad input gets one diagnostic naming the line. */
 #include "support.h"
 
 #include <math.h>
@@ -23,6 +23,19 @@ static void assert_close_at(double got, double want, double tolerance, const cha
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
+/* No advice text was cut to fit COLLCALC_FINDING_TEXT_MAX. */
+static void assert_not_cut(const collcalc_topo *topo)
+{
+    for (size_t i = 0; i < topo->advice.count; i++) {
+        const collcalc_finding *f = &topo->advice.items[i];
+        if (strlen(f->message) >= COLLCALC_FINDING_TEXT_MAX - 1 ||
+            strlen(f->next_step) >= COLLCALC_FINDING_TEXT_MAX - 1) {
+            print_error("finding %s was cut: '%s' / '%s'\n", f->code, f->message, f->next_step);
+            fail();
+        }
+    }
+}
+
 static collcalc_topo *parse_text(const char *text, const char *gpu)
 {
     collcalc_topo_options options;
@@ -35,6 +48,7 @@ static collcalc_topo *parse_text(const char *text, const char *gpu)
         print_error("parse failed: %s\n", diag.message);
         fail();
     }
+    assert_not_cut(topo);
     return topo;
 }
 
@@ -56,6 +70,7 @@ static collcalc_topo *parse_fixture(const char *name, const char *gpu)
         print_error("%s: %s\n", name, diag.message);
         fail();
     }
+    assert_not_cut(topo);
     return topo;
 }
 
@@ -172,6 +187,10 @@ static void test_hgx_h100_ten_nics(void **state)
         assert_int_equal(gpu->gpu_numa_id, -1);
     }
     assert_numa_halves(topo, "0-55,112-167", "56-111,168-223");
+    /* Lost rows are mirrored from the columns kept: NIC5's row from GPU3's cell. */
+    assert_int_equal(topo->cells[13][3].connection, COLLCALC_TOPO_PIX);
+    assert_int_equal(topo->cells[13][9].connection, COLLCALC_TOPO_SYS); /* NIC5-NIC1 from NIC1's row */
+    assert_int_equal(topo->cells[13][12].connection, COLLCALC_TOPO_SELF); /* both rows lost */
     const collcalc_finding *cut = need_finding(topo, "topo-truncated");
     assert_int_equal(cut->severity, COLLCALC_SEVERITY_WARNING);
     assert_contains(cut->message, "Matrix truncated at row NIC3 (line 26)");

@@ -1,0 +1,40 @@
+/* The NCCL-faithful model as the commands set it up: a platform, node
+ * count and launch mode turned into NCCL's system values, the constants of
+ * the NCCL release, and the forcing and correction options from argv. */
+#ifndef COLLCALC_CLI_NCCL_SETUP_H
+#define COLLCALC_CLI_NCCL_SETUP_H
+
+#include <stdbool.h>
+
+#include "collcalc/model.h"
+#include "collcalc/nccl_model.h"
+#include "context.h"
+
+typedef struct {
+    const collcalc_platform *platform;           /* borrowed from the context's table */
+    collcalc_nccl_system system;
+    const collcalc_nccl_constants *constants;    /* the release's (selection) */
+    const collcalc_nccl_constants *newest;       /* corrections start from it */
+    collcalc_nccl_options options;
+    collcalc_nccl_launch launch;
+    int nodes, gpus_per_node;
+} nccl_setup;
+
+/* The op's NCCL function; false for all-to-all and send/recv, which NCCL's
+ * tuner does not cost. */
+bool nccl_func_of(collcalc_op op, collcalc_nccl_func *out);
+
+/* Builds the setup for `nodes` nodes of `gpus_per_node` GPUs of platform.
+ * version: the run's NCCL version (NULL: --nccl-version, else the newest);
+ * launch: the run's (used unless --launch says otherwise). Reads
+ * --nccl-version, --launch, --cuda-graph, --symmetric, --fabric-efficiency,
+ * --nccl-algo, --nccl-proto, --no-p2p and --faithful. Returns 0 or an exit
+ * code. */
+int nccl_setup_build(cli_context *ctx, const collcalc_platform *platform, int nodes,
+                     int gpus_per_node, const char *version, collcalc_nccl_launch launch,
+                     nccl_setup *out);
+
+/* "Ring/LL", "NVLS/Simple". */
+void nccl_choice_text(char *buffer, size_t size, const collcalc_nccl_candidate *candidate);
+
+#endif
