@@ -32,9 +32,15 @@ static const option_use OUTPUT_EXPLAIN[] = {
     {OPT_FORMAT, false, NULL}, {OPT_EXPLAIN, false, NULL}, {OPT_HELP, false, NULL}, END};
 static const option_use OUTPUT[] = {{OPT_FORMAT, false, NULL}, {OPT_HELP, false, NULL}, END};
 
+static const option_use COST_MODEL[] = {
+    {OPT_COST_MODEL, false, NULL}, {OPT_NCCL_VERSION, false, NULL}, {OPT_LAUNCH, false, NULL},
+    {OPT_CUDA_GRAPH, false, NULL}, {OPT_SYMMETRIC, false, NULL},
+    {OPT_FABRIC_EFFICIENCY, false, NULL}, {OPT_NCCL_ALGO, false, NULL},
+    {OPT_NCCL_PROTO, false, NULL}, {OPT_NO_P2P, false, NULL}, {OPT_FAITHFUL, false, NULL}, END};
 const option_group COLLECTIVE_GROUPS[] = {
     {"What to move", MOVE},          {"Over one link", ONE_LINK},
     {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER},
+    {"The cost model (NCCL's tuner with --platform)", COST_MODEL},
     {"Tables", TABLES},              {"Output", OUTPUT_EXPLAIN},
     {NULL, NULL},
 };
@@ -124,7 +130,10 @@ static const option_use PLAN_ASSUME[] = {
     {OPT_OVERLAP, false, NULL}, {OPT_SM_SLOWDOWN, false, NULL}, {OPT_DISPATCH_DTYPE, false, NULL},
     {OPT_COMBINE_DTYPE, false, NULL}, {OPT_MODE, false, "EP kernels: normal or low-latency "
                                                          "(default: low-latency for decode)"},
-    {OPT_REDUNDANT_EXPERTS, false, NULL}, {OPT_IMBALANCE, false, NULL}, END};
+    {OPT_REDUNDANT_EXPERTS, false, NULL}, {OPT_IMBALANCE, false, NULL},
+    {OPT_GPU_MEMORY, false, NULL}, {OPT_COST_MODEL, false, "nccl (default with --platform) or "
+                                                          "alpha-beta"},
+    {OPT_NCCL_VERSION, false, NULL}, END};
 static const option_use PLAN_CHECK[] = {
     {OPT_STRICT, false, "exit 3 when a rule check is an error (CI gate)"},
     {OPT_SEARCH, false, NULL}, {OPT_GPUS, false, "with --search, the GPUs to split"},
@@ -221,7 +230,7 @@ static const char *const PLAN_EXAMPLES[] = {
     "collcalc plan --model llama-3-70b --phase decode --tokens 64 --tp 16 --platform hgx-h100",
     "collcalc plan --model llama-3-70b --phase decode --tokens 64 --tp 16 --platform gb200-nvl72",
     "collcalc plan --model deepseek-v3 --phase prefill --tokens 65536 --search --platform hgx-h100 "
-    "--nodes 4",
+    "--nodes 4 --gpu-memory 80GB",
     NULL};
 static const char *const CHECK_EXAMPLES[] = {
     "collcalc check examples/nccl_allreduce_h100_2node.txt --platform hgx-h100 --nodes 2",

@@ -1,6 +1,9 @@
 /* collcalc allreduce|allgather|reducescatter|alltoall|broadcast|reduce|sendrecv:
  * one collective, one or all algorithms, on a link or a cluster. */
+#include <stdlib.h>
+
 #include "commands.h"
+#include "nccl_view.h"
 #include "human.h"
 #include "report.h"
 
@@ -59,6 +62,40 @@ static void add_footer(document *doc, const collcalc_query *query, const collcal
     }
 }
 
+/* With a platform: NCCL's own tuner, its choice and the rivals it beat. */
+static int nccl_answer(cli_context *ctx, collcalc_query *query, const collcalc_cluster_spec *spec)
+{
+    nccl_setup *setup = malloc(sizeof *setup);
+    if (setup == NULL)
+        return cli_data_error(ctx, NULL, "out of memory");
+    int code = nccl_view_setup(ctx, spec, &query->cluster, setup);
+    collcalc_nccl_func func = COLLCALC_NCCL_ALLREDUCE;
+    nccl_func_of(query->op, &func);
+    collcalc_nccl_prediction prediction;
+    collcalc_diag diag;
+    if (code == 0 && collcalc_nccl_predict(&setup->system, setup->constants, &setup->options, func,
+                                           query->size_bytes, &prediction, &diag) != COLLCALC_OK)
+        code = cli_usage_error(ctx, NULL, "%s", diag.message);
+    if (code != 0) {
+        free(setup);
+        return code;
+    }
+    bool explain = arg_given(&ctx->args, OPT_EXPLAIN);
+    document *doc = doc_new(ctx->name);
+    report_query(doc, query, spec->basis, 1, 1, true);
+    doc_query_text(doc, "model", "nccl");
+    doc_query_text(doc, "platform", setup->platform->name);
+    doc_query_text(doc, "nccl_version", setup->constants->version);
+    nccl_view_header(doc, query, setup, &prediction);
+    doc_text(doc, "%s", "");
+    record_set *set = doc_records(doc, &NCCL_SCHEMA);
+    nccl_view_rows(set, &prediction, query->size_bytes, explain);
+    if (!explain)
+        doc_text(doc, "(--explain adds the candidates NCCL cannot run here, and why)");
+    free(setup);
+    return cli_emit(ctx, doc);
+}
+
 int cmd_collective(cli_context *ctx)
 {
     const command_spec *spec = ctx->spec;
@@ -81,9 +118,16 @@ int cmd_collective(cli_context *ctx)
     long layers = 1, per_layer = 1;
     if (code == 0)
         code = report_repeat(ctx, &layers, &per_layer);
+    bool nccl = false;
+    if (code == 0)
+        code = nccl_view_wanted(ctx, &cluster_spec, query.op, &nccl);
+    if (code == 0 && nccl && arg_given(&ctx->args, OPT_LAYERS))
+        code = cli_usage_error(ctx, "--layers", "applies to --cost-model alpha-beta for now");
     if (code == 0)
         code = report_resolve(ctx, &cluster_spec, &query.cluster, NULL);
     query.tree_efficiency = cluster_spec.tree_efficiency;
+    if (code == 0 && nccl)
+        return nccl_answer(ctx, &query, &cluster_spec);
     collcalc_result results[COLLCALC_ALGO_COUNT];
     size_t count = 0, fastest = 0;
     if (code == 0)

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "findings_out.h"
 #include "human.h"
+#include "nccl_setup.h"
 #include "plan_args.h"
 
 static const record_column ITEM_COLUMNS[] = {
@@ -107,7 +108,52 @@ static int plan_query(cli_context *ctx, collcalc_plan_query *q)
     if (code == 0)
         code = plan_cluster(ctx, gpus, &q->cluster, &single, &basis);
     q->gpus = q->cluster.gpus;
+    uint64_t memory = 0;
+    if (code == 0 && (code = cli_size(ctx, OPT_GPU_MEMORY, &memory)) == 0)
+        q->gpu_memory_GB = (double)memory / 1e9;
     return code;
+}
+
+/* With a platform, the NCCL-faithful model costs the collectives (unless
+ * --cost-model alpha-beta). */
+static int plan_costing(cli_context *ctx, collcalc_plan_query *q, collcalc_nccl_costing *costing,
+                        nccl_setup *setup)
+{
+    const char *model = arg_value(&ctx->args, OPT_COST_MODEL);
+    const char *platform_name = arg_value(&ctx->args, OPT_PLATFORM);
+    if (model != NULL && strcmp(model, "nccl") != 0 && strcmp(model, "alpha-beta") != 0)
+        return cli_usage_error(ctx, "--cost-model", "unknown model '%.60s' (nccl or alpha-beta)",
+                               model);
+    bool nccl = model != NULL ? strcmp(model, "nccl") == 0 : platform_name != NULL;
+    if (nccl && platform_name == NULL)
+        return cli_usage_error(ctx, "--cost-model", "the NCCL model needs --platform");
+    if (!nccl) {
+        if (arg_given(&ctx->args, OPT_NCCL_VERSION))
+            return cli_usage_error(ctx, "--nccl-version", "applies to the NCCL model");
+        return 0;
+    }
+    const collcalc_platform_table *platforms;
+    const collcalc_link_table *links;
+    int code = cli_platforms(ctx, &platforms);
+    if (code == 0)
+        code = cli_links(ctx, &links);
+    if (code != 0)
+        return code;
+    const collcalc_platform *platform = collcalc_platform_table_find(platforms, platform_name);
+    if (platform == NULL)
+        return 0; /* the cluster resolution has already said so */
+    code = nccl_setup_build(ctx, platform, 1, platform->gpus_per_node, NULL,
+                            COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, setup);
+    if (code != 0)
+        return code;
+    collcalc_nccl_costing_init(costing);
+    costing->platform = platform;
+    costing->links = links;
+    costing->constants = setup->constants;
+    costing->options = setup->options;
+    q->costing.fn = collcalc_cost_nccl_platform;
+    q->costing.context = costing;
+    return 0;
 }
 
 static void add_items(document *doc, const collcalc_plan_result *r)
@@ -202,6 +248,10 @@ int cmd_plan(cli_context *ctx)
     q.model = model;
     if (code == 0)
         code = plan_query(ctx, &q);
+    collcalc_nccl_costing costing;
+    nccl_setup setup;
+    if (code == 0)
+        code = plan_costing(ctx, &q, &costing, &setup);
     if (code != 0)
         return code;
     if (arg_given(&ctx->args, OPT_SEARCH))
@@ -239,6 +289,7 @@ int cmd_plan(cli_context *ctx)
     doc_query_number(doc, "latency_us", FIELD_TIME_US, r->latency_us);
     doc_query_number(doc, "bandwidth_us", FIELD_TIME_US, r->bandwidth_us);
     doc_query_text(doc, "dominant", collcalc_dominant_name(r->dominant));
+    doc_query_text(doc, "cost_model", q.costing.fn != NULL ? "nccl" : "alpha-beta");
     doc_query_number(doc, "cross_node_fixed_us", FIELD_TIME_US, r->cross_node_fixed_us);
     collcalc_severity worst = collcalc_findings_worst(&r->findings);
     doc_query_text(doc, "verdict", worst == COLLCALC_SEVERITY_ERROR     ? "violation"
@@ -251,6 +302,11 @@ int cmd_plan(cli_context *ctx)
              model->name, collcalc_workload_name(q.workload), (unsigned long long)q.tokens,
              collcalc_dtype_name(q.dtype), q.tp, q.cp, q.ep, q.pp, q.dp, r->gpus, r->nodes,
              r->nodes == 1 ? "" : "s", q.cluster.gpus_per_node, r->rank_order);
+    doc_text(doc, "collectives costed with %s", q.costing.fn != NULL
+                                                   ? "NCCL's tuner on the platform (all-to-all and "
+                                                     "send/recv: the alpha-beta model)"
+                                                   : "the alpha-beta model (fastest algorithm NCCL "
+                                                     "runs)");
     doc_text(doc, "%s", "");
     add_items(doc, r);
     human_time_us(a, sizeof a, r->comm_us);

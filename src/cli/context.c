@@ -247,12 +247,35 @@ static int load_platforms(cli_context *ctx, const collcalc_link_table *links)
     if (code != 0)
         return code;
     const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
-    /* PENDING: overlay on the built-in platforms once the data layer has it. */
-    collcalc_status status = collcalc_platform_table_parse(text, length, links, &ctx->platforms,
-                                                           &diag);
+    collcalc_platform_table *file = NULL;
+    collcalc_status status =
+        collcalc_platform_table_parse_named(text, length, shown, links, &file, &diag);
     free(text);
     if (status != COLLCALC_OK)
-        return cli_data_error(ctx, shown, "%s", diag.message);
+        return cli_data_error(ctx, NULL, "%s", diag.message);
+    if (only != NULL) {
+        ctx->platforms = file;
+        return 0;
+    }
+    collcalc_platform_table *base = NULL;
+    status = collcalc_platform_table_builtin(links, &base, &diag);
+    if (status == COLLCALC_OK)
+        status = collcalc_platform_table_overlay(base, file, &ctx->platforms, &diag);
+    collcalc_platform_table_free(base);
+    collcalc_platform_table_free(file);
+    if (status != COLLCALC_OK) {
+        ctx->platforms = NULL;
+        return cli_data_error(ctx, NULL, "%s", diag.message);
+    }
+    char names[200] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < collcalc_platform_table_count(ctx->platforms) && used < sizeof names; i++)
+        if (collcalc_platform_table_origin(ctx->platforms, i) == COLLCALC_ENTRY_REPLACED)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                     collcalc_platform_table_at(ctx->platforms, i)->name);
+    if (used > 0)
+        cli_note(ctx, "%s replaces the built-in platform%s %s", shown,
+                 collcalc_platform_table_replaced_count(ctx->platforms) == 1 ? "" : "s", names);
     return 0;
 }
 

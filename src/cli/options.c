@@ -177,6 +177,9 @@ static const option_def DEFS[OPT_COUNT] = {
                     "a time budget for the transfer (TTFT share), e.g. 200ms"},
     [OPT_BLOCK_SIZE] = {OPT_BLOCK_SIZE, "block-size", NULL, 0, "SIZE",
                         "transfer block (default: one layer's shard)"},
+    [OPT_GPU_MEMORY] = {OPT_GPU_MEMORY, "gpu-memory", NULL, 0, "SIZE",
+                        "memory per GPU for the weights check (80GB, 141GB, 192GB);\n"
+                        "default: not checked"},
     [OPT_FORMAT] = {OPT_FORMAT, "format", NULL, 0, "F", "table (default), json or csv"},
     [OPT_EXPLAIN] = {OPT_EXPLAIN, "explain", NULL, 0, NULL,
                      "show the arithmetic: every phase, its link, steps, bytes,\n"

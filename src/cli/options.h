@@ -96,6 +96,7 @@ typedef enum {
     OPT_BACKEND,
     OPT_BUDGET,
     OPT_BLOCK_SIZE,
+    OPT_GPU_MEMORY,
     /* output */
     OPT_FORMAT,
     OPT_EXPLAIN,

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "human.h"
 
@@ -503,6 +505,9 @@ static void line_emit(text_line *line, FILE *out)
  * glyphs over markers; braille connectors show where no symbol is. */
 enum { PRIO_EMPTY = 0, PRIO_MARKER, PRIO_LINE, PRIO_SYMBOL, PRIO_TEXT };
 
+/* The plot's height: a 4.5th of the width, from 8 to 30 rows. */
+enum { TERM_MAX_ROWS = 30 };
+
 typedef struct {
     char glyph[5];
     unsigned char prio;
@@ -672,13 +677,16 @@ static void label_markers(term_grid *g, const plot_chart *chart)
         marker_text(text, sizeof text, &chart->hmarkers[i], chart->y_unit);
         int width = text_columns(text);
         int r = row_of(g, fraction_of(g->frame.y, chart->hmarkers[i].value));
+        /* Above, then below the line; at its right end, then its left. */
         const int rows[2] = {r - 1, r + 1};
-        int column = g->columns - width - 1;
-        for (int k = 0; k < 4; k++)
-            if (span_free(g, rows[k % 2], column, width, k < 2)) {
-                put_text(g, rows[k % 2], column, text);
+        const int columns[2] = {g->columns - width - 1, 1};
+        for (int k = 0; k < 8; k++) {
+            int row = rows[k % 2], column = columns[(k / 2) % 2];
+            if (span_free(g, row, column, width, k < 4)) {
+                put_text(g, row, column, text);
                 break;
             }
+        }
     }
     for (size_t i = 0; i < chart->vmarker_count; i++) {
         marker_text(text, sizeof text, &chart->vmarkers[i], chart->x_unit);
@@ -761,21 +769,45 @@ int plot_terminal(const plot_chart *chart, FILE *out, int width, bool unicode)
     int total = clamp_int(width, PLOT_MIN_WIDTH, PLOT_MAX_WIDTH);
     plot_frame frame = frame_of(chart);
 
-    /* Left margin: the widest y tick label (at most a third of the width). */
-    char label[64];
-    int ylabel_width = 1;
+    term_grid g;
+    g.rows = clamp_int((int)lround(total / 4.5), 8, TERM_MAX_ROWS);
+    g.columns = 1; /* rows first: the y labels set the left margin */
+    g.frame = frame;
+
+    /* The y axis: a tick per decade while they are 2 rows apart (else only
+     * at labelled ones), labels every ystep decades, and at 2x and 5x too
+     * when a decade has 6 rows or more and they keep a row free around. */
+    bool ytick[TERM_MAX_ROWS] = {false};
+    char ylabels[TERM_MAX_ROWS][48];
+    double rows_per_decade = (double)g.rows / (frame.y.hi - frame.y.lo);
+    int ystep = label_step(rows_per_decade, 2.0, frame.y.hi - frame.y.lo, chart->y_unit);
+    for (int r = 0; r < g.rows; r++)
+        ylabels[r][0] = '\0';
     for (int e = frame.y.lo; e <= frame.y.hi; e++) {
-        format_tick(label, sizeof label, chart->y_unit, e);
-        int w = (int)strlen(label);
+        int r = row_of(&g, fraction_of_exp(frame.y, e));
+        if (labelled(e, ystep))
+            format_tick(ylabels[r], sizeof ylabels[r], chart->y_unit, e);
+        ytick[r] = ytick[r] || labelled(e, ystep) || rows_per_decade >= 2;
+    }
+    for (int e = frame.y.lo; rows_per_decade >= 6 && e < frame.y.hi; e++)
+        for (int m = 2; m <= 5; m += 3) {
+            int r = row_of(&g, fraction_of_exp(frame.y, e + log10(m)));
+            if (ylabels[r][0] != '\0' || (r > 0 && ylabels[r - 1][0] != '\0') ||
+                (r + 1 < g.rows && ylabels[r + 1][0] != '\0'))
+                continue;
+            format_tick_at(ylabels[r], sizeof ylabels[r], chart->y_unit, e, m);
+            ytick[r] = true;
+        }
+    /* Left margin: the widest y label (at most half the width, less 4). */
+    int ylabel_width = 1;
+    for (int r = 0; r < g.rows; r++) {
+        int w = text_columns(ylabels[r]);
         ylabel_width = w > ylabel_width ? w : ylabel_width;
     }
     ylabel_width = ylabel_width > total / 2 - 4 ? total / 2 - 4 : ylabel_width;
     int left = ylabel_width + 2; /* labels, a space, the axis */
-
-    term_grid g;
     g.columns = total - left;
-    g.rows = clamp_int((int)lround(total / 4.5), 8, 30);
-    g.frame = frame;
+    char label[64];
     g.unicode = unicode;
     g.cells = calloc((size_t)g.rows * (size_t)g.columns, sizeof *g.cells);
     plot_point *sorted[PLOT_MAX_SERIES] = {0};
@@ -799,21 +831,6 @@ int plot_terminal(const plot_chart *chart, FILE *out, int width, bool unicode)
         put_text(&g, g.rows / 2, (g.columns - (int)strlen(none)) / 2, none);
     }
 
-    double rows_per_decade = (double)g.rows / (frame.y.hi - frame.y.lo);
-    int ystep = label_step(rows_per_decade, 2.0, frame.y.hi - frame.y.lo, chart->y_unit);
-    int yrow_label[31];
-    for (int r = 0; r < g.rows; r++)
-        yrow_label[r] = INT32_MIN;
-    for (int e = frame.y.lo; e <= frame.y.hi; e++) {
-        int r = row_of(&g, fraction_of_exp(frame.y, e));
-        /* Every decade gets a tick while they are 2 rows apart; else only
-         * the labelled ones. INT32_MAX: a tick without a label. */
-        if (labelled(e, ystep))
-            yrow_label[r] = e;
-        else if (yrow_label[r] == INT32_MIN && rows_per_decade >= 2)
-            yrow_label[r] = INT32_MAX;
-    }
-
     text_line line;
     if (chart->title[0] != '\0') {
         line_start(&line, total, unicode);
@@ -827,19 +844,14 @@ int plot_terminal(const plot_chart *chart, FILE *out, int width, bool unicode)
     }
     for (int r = 0; r < g.rows; r++) {
         line_start(&line, total, unicode);
-        bool tick = yrow_label[r] != INT32_MIN;
-        if (tick && yrow_label[r] != INT32_MAX) {
-            format_tick(label, sizeof label, chart->y_unit, yrow_label[r]);
-            int w = text_columns(label);
-            w = w > ylabel_width ? ylabel_width : w;
-            line_spaces(&line, ylabel_width - w);
-            text_line cut;
-            line_start(&cut, w, false);
-            line_text(&cut, label);
-            line_text(&line, cut.bytes);
-        } else {
-            line_spaces(&line, ylabel_width);
-        }
+        bool tick = ytick[r];
+        int w = text_columns(ylabels[r]);
+        w = w > ylabel_width ? ylabel_width : w;
+        line_spaces(&line, ylabel_width - w);
+        text_line cut;
+        line_start(&cut, w, false);
+        line_text(&cut, ylabels[r]);
+        line_text(&line, cut.bytes);
         line_glyph(&line, " ");
         line_glyph(&line, tick ? (unicode ? "\u2524" : "+") : (unicode ? "\u2502" : "|"));
         for (int c = 0; c < g.columns; c++) {
@@ -1352,17 +1364,27 @@ int plot_svg(const plot_chart *chart, FILE *out)
 
 /* ---- the terminal ----------------------------------------------------------- */
 
+/* The width of the terminal on standard output, or 0. */
+static long tty_columns(void)
+{
+    struct winsize size;
+    if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0)
+        return 0;
+    return size.ws_col;
+}
+
 int plot_terminal_width(void)
 {
+    /* Shells keep COLUMNS unexported unless asked, so the terminal itself
+     * is the usual answer; an exported COLUMNS overrides it. */
     const char *columns = getenv("COLUMNS");
-    if (columns == NULL || columns[0] == '\0')
-        return 80;
     long value = 0;
-    for (const char *c = columns; *c != '\0'; c++) {
-        if (*c < '0' || *c > '9' || c - columns >= 6)
-            return 80;
-        value = value * 10 + (*c - '0');
+    if (columns != NULL && columns[0] != '\0') {
+        for (const char *c = columns; *c != '\0' && value >= 0; c++)
+            value = *c >= '0' && *c <= '9' && c - columns < 6 ? value * 10 + (*c - '0') : -1;
     }
+    if (value <= 0)
+        value = tty_columns();
     if (value <= 0)
         return 80;
     return value < PLOT_MIN_WIDTH ? PLOT_MIN_WIDTH : value > PLOT_MAX_WIDTH ? PLOT_MAX_WIDTH : (int)value;

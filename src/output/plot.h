@@ -99,8 +99,9 @@ int plot_terminal(const plot_chart *chart, FILE *out, int width, bool unicode);
  * runs out. */
 int plot_svg(const plot_chart *chart, FILE *out);
 
-/* The terminal width: $COLUMNS when it is a whole number, clamped to
- * [PLOT_MIN_WIDTH, PLOT_MAX_WIDTH]; else 80. */
+/* The terminal width: $COLUMNS when it is a whole number, else the width
+ * of the terminal on standard output, else 80; clamped to
+ * [PLOT_MIN_WIDTH, PLOT_MAX_WIDTH]. */
 int plot_terminal_width(void);
 
 /* Whether the locale speaks UTF-8: the first non-empty of LC_ALL, LC_CTYPE

@@ -8,39 +8,17 @@ $ collcalc allreduce --size 100MB --gpus 8 --gpus-per-node 1 --inter ib-ndr --ni
 size_bytes,op,algorithm,fastest,in_nccl,gpus,nodes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,others_differ,bytes_sent_other_gpu,bytes_received_other_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_factor,busbw_GBps,dominant,layers,per_layer,total_latency_us,total_bandwidth_us,total_time_us,note,phases
 100000000,allreduce,ring,true,true,8,8,headline,14,175000000,175000000,false,175000000,175000000,196,3500,3696,27.056277056277057,1.75,47.34848484848485,bandwidth,1,1,196,3500,3696,,"[{""label"":""reduce-scatter"",""link"":""ib-ndr"",""scope"":""intra+inter"",""stage"":1,""steps"":7,""alpha_us"":14,""bytes_sent"":87500000,""bytes_received"":87500000,""bw_GBps"":50,""efficiency"":1,""latency_us"":98,""bandwidth_us"":1750,""time_us"":1848,""note"":""one GPU per node: every ring hop is a ib-ndr hop, 1 NIC x 50 GB/s = 50 GB/s""},{""label"":""all-gather"",""link"":""ib-ndr"",""scope"":""intra+inter"",""stage"":2,""steps"":7,""alpha_us"":14,""bytes_sent"":87500000,""bytes_received"":87500000,""bw_GBps"":50,""efficiency"":1,""latency_us"":98,""bandwidth_us"":1750,""time_us"":1848,""note"":""one GPU per node: every ring hop is a ib-ndr hop, 1 NIC x 50 GB/s = 50 GB/s""}]"
 $ collcalc allreduce --size 100MB --gpus 9 --platform hgx-h100 --algo ring
-all-reduce of 100 MB (100,000,000 bytes) on 9 GPUs = 2 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node, last node holds 1)
-intra nvlink4: 450 GB/s, alpha 2.00 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14.0 us; per-direction bandwidth
-
-algorithm  nccl  steps  sent/GPU  recv/GPU  latency  bandwidth     time      algbw      busbw  dominant
-ring        yes     16    178 MB    178 MB  56.0 us    3.56 ms  3.61 ms  27.7 GB/s  49.2 GB/s  bandwidth
-note: 9 GPUs fill 2 nodes of 8 in order: the last node holds 1.
+[stderr] collcalc allreduce: --algo: describes the alpha-beta model; with a platform the NCCL model takes the preset's links (add --cost-model alpha-beta, or use --nccl-algo to force an algorithm) (see 'collcalc allreduce --help')
+[exit 2]
 $ collcalc allreduce --size 100MB --gpus 73 --platform gb200-nvl72 --algo ring --format csv
-size_bytes,op,algorithm,fastest,in_nccl,gpus,nodes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,others_differ,bytes_sent_other_gpu,bytes_received_other_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_factor,busbw_GBps,dominant,layers,per_layer,total_latency_us,total_bandwidth_us,total_time_us,note,phases
-100000000,allreduce,ring,true,true,73,2,per-direction,144,197260273.97260273,197260273.97260273,false,197260273.97260273,197260273.97260273,312,3945.2054794520545,4257.2054794520545,23.489587355522946,1.9726027397260273,46.33562437253841,bandwidth,1,1,312,3945.2054794520545,4257.2054794520545,73 GPUs fill 2 nodes of 72 in order: the last node holds 1.,"[{""label"":""reduce-scatter"",""link"":""nvlink5+ib-ndr"",""scope"":""intra+inter"",""stage"":1,""steps"":72,""alpha_us"":2.1666666666666665,""bytes_sent"":98630136.98630136,""bytes_received"":98630136.98630136,""bw_GBps"":50,""efficiency"":1,""latency_us"":156,""bandwidth_us"":1972.6027397260273,""time_us"":2128.6027397260273,""note"":""flat ring over 2 nodes: min(nvlink5 900 GB/s, 1 NIC x ib-ndr 50 GB/s) = 50 GB/s; per pass 71 hops of 2 us and 1 of 14 us, alpha = their mean 2.167 us; the last node's 1 GPU drives 1 of its 72 NICs""},{""label"":""all-gather"",""link"":""nvlink5+ib-ndr"",""scope"":""intra+inter"",""stage"":2,""steps"":72,""alpha_us"":2.1666666666666665,""bytes_sent"":98630136.98630136,""bytes_received"":98630136.98630136,""bw_GBps"":50,""efficiency"":1,""latency_us"":156,""bandwidth_us"":1972.6027397260273,""time_us"":2128.6027397260273,""note"":""flat ring over 2 nodes: min(nvlink5 900 GB/s, 1 NIC x ib-ndr 50 GB/s) = 50 GB/s; per pass 71 hops of 2 us and 1 of 14 us, alpha = their mean 2.167 us; the last node's 1 GPU drives 1 of its 72 NICs""}]"
+[stderr] collcalc allreduce: --algo: describes the alpha-beta model; with a platform the NCCL model takes the preset's links (add --cost-model alpha-beta, or use --nccl-algo to force an algorithm) (see 'collcalc allreduce --help')
+[exit 2]
 $ collcalc allreduce --size 1GiB --platform hgx-h100 --nodes 4 --algo hierarchical --explain
-all-reduce of 1.07 GB (1,073,741,824 bytes) on 32 GPUs = 4 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node)
-intra nvlink4: 450 GB/s, alpha 2.00 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14.0 us; per-direction bandwidth
-
-algorithm     nccl  steps  sent/GPU  recv/GPU  latency  bandwidth     time     algbw     busbw  dominant
-hierarchical     -     20   2.08 GB   2.08 GB   112 us    8.20 ms  8.31 ms  129 GB/s  250 GB/s  bandwidth
-
-hierarchical all-reduce:
-  1. intra reduce-scatter on nvlink4
-     latency:   7 steps x 2.00 us = 14.0 us
-     bandwidth: max(940 MB out, 940 MB in) / 450 GB/s = 2.09 ms
-  2. inter all-reduce (ring per rail) on ib-ndr
-     latency:   6 steps x 14.0 us = 84.0 us
-     bandwidth: max(201 MB out, 201 MB in) / 50.0 GB/s = 4.03 ms
-     (one ib-ndr NIC per GPU at 50 GB/s)
-  3. intra all-gather on nvlink4
-     latency:   7 steps x 2.00 us = 14.0 us
-     bandwidth: max(940 MB out, 940 MB in) / 450 GB/s = 2.09 ms
-  total: latency 112 us + bandwidth 8.20 ms = 8.31 ms (bandwidth dominates, 99%)
-  algbw = 1.07 GB / 8.31 ms = 129 GB/s; busbw = algbw x 1.938 = 250 GB/s
-  note: Each GPU sends 2(N-1)/N x S/G across the network: the node's 8 GPUs split S and each all-reduces its 1/8 on its own rail.
+[stderr] collcalc allreduce: --algo: describes the alpha-beta model; with a platform the NCCL model takes the preset's links (add --cost-model alpha-beta, or use --nccl-algo to force an algorithm) (see 'collcalc allreduce --help')
+[exit 2]
 $ collcalc allreduce --size 1GiB --platform hgx-h100 --nodes 2 --nics-per-node 2 --intra nvlink4-h800 --no-nvls --algo ring --format csv
-size_bytes,op,algorithm,fastest,in_nccl,gpus,nodes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,others_differ,bytes_sent_other_gpu,bytes_received_other_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_factor,busbw_GBps,dominant,layers,per_layer,total_latency_us,total_bandwidth_us,total_time_us,note,phases
-1073741824,allreduce,ring,true,true,16,2,per-direction,30,2013265920,2013265920,false,2013265920,2013265920,84,20132.6592,20216.6592,53.11173391101137,1.875,99.58450108314632,bandwidth,1,1,84,20132.6592,20216.6592,,"[{""label"":""reduce-scatter"",""link"":""nvlink4-h800+ib-ndr"",""scope"":""intra+inter"",""stage"":1,""steps"":15,""alpha_us"":2.8,""bytes_sent"":1006632960,""bytes_received"":1006632960,""bw_GBps"":100,""efficiency"":1,""latency_us"":42,""bandwidth_us"":10066.3296,""time_us"":10108.3296,""note"":""flat ring over 2 nodes: min(nvlink4-h800 200 GB/s, 2 NICs x ib-ndr 50 GB/s) = 100 GB/s; per pass 14 hops of 2 us and 1 of 14 us, alpha = their mean 2.8 us""},{""label"":""all-gather"",""link"":""nvlink4-h800+ib-ndr"",""scope"":""intra+inter"",""stage"":2,""steps"":15,""alpha_us"":2.8,""bytes_sent"":1006632960,""bytes_received"":1006632960,""bw_GBps"":100,""efficiency"":1,""latency_us"":42,""bandwidth_us"":10066.3296,""time_us"":10108.3296,""note"":""flat ring over 2 nodes: min(nvlink4-h800 200 GB/s, 2 NICs x ib-ndr 50 GB/s) = 100 GB/s; per pass 14 hops of 2 us and 1 of 14 us, alpha = their mean 2.8 us""}]"
+[stderr] collcalc allreduce: --algo: describes the alpha-beta model; with a platform the NCCL model takes the preset's links (add --cost-model alpha-beta, or use --nccl-algo to force an algorithm) (see 'collcalc allreduce --help')
+[exit 2]
 $ collcalc alltoall --size 1GiB --platform hgx-h100 --nodes 2 --explain
 all-to-all of 1.07 GB (1,073,741,824 bytes) on 16 GPUs = 2 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node)
 intra nvlink4: 450 GB/s, alpha 2.00 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14.0 us; per-direction bandwidth
@@ -117,17 +95,18 @@ size_bytes,op,algorithm,fastest,in_nccl,gpus,nodes,bw_basis,steps,bytes_sent_per
 [stderr] collcalc allreduce: warning: --intra: the intra-node link ib-ndr (50.0 GB/s) is slower than the inter-node link nvlink4 (450 GB/s)
 $ collcalc allreduce --size 1MB --platform hgx-h100 --nodes 2 --gpus 8
 all-reduce of 1.00 MB (1,000,000 bytes) on 8 GPUs = 2 nodes x 4 (nvlink4 inside, 4 x ib-ndr NICs per node)
-intra nvlink4: 450 GB/s, alpha 2.00 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14.0 us; per-direction bandwidth
+NCCL 2.30.7 tuner on hgx-h100 (ib, process-per-gpu launch); times with collcalc's corrections
+NCCL's choice: Ring/LL128 on 8 channels: nccl-tests would print time 54.7 us, algbw 18.3 GB/s, busbw 32.0 GB/s
 
-algorithm           nccl  steps  sent/GPU  recv/GPU  latency  bandwidth     time      algbw      busbw  dominant
-ring                 yes     14   1.75 MB   1.75 MB  52.0 us    8.75 us  60.8 us  16.5 GB/s  28.8 GB/s  latency
-tree                 yes      8   1.75 MB   1.75 MB  40.0 us    9.51 us  49.5 us  20.2 GB/s  35.3 GB/s  latency
-centralized            -      2   7.00 MB   7.00 MB  28.0 us    40.0 us  68.0 us  14.7 GB/s  25.7 GB/s  bandwidth
-recursive-doubling     -      3   3.00 MB   3.00 MB  18.0 us    24.4 us  42.4 us  23.6 GB/s  41.2 GB/s  bandwidth
-rabenseifner           -      6   1.75 MB   1.75 MB  36.0 us    21.7 us  57.7 us  17.3 GB/s  30.3 GB/s  latency
-hierarchical           -      8   1.75 MB   1.75 MB  40.0 us    8.33 us  48.3 us  20.7 GB/s  36.2 GB/s  latency
-nvls                 yes      4   1.50 MB   1.50 MB  32.0 us    9.44 us  41.4 us  24.1 GB/s  42.2 GB/s  latency    <- fastest
-centralized: the busiest GPU moves 14.0 MB (7.00 MB in + 7.00 MB out); every other GPU moves 2.00 MB (1.00 MB in + 1.00 MB out)
+algorithm  protocol  channels  latency  bandwidth     time      algbw      busbw  NCCL's time  why
+Tree       LL               8  20.4 us     128 us   149 us  6.73 GB/s  11.8 GB/s       149 us  149 us > 54.7 us in NCCL's model
+Tree       LL128            8  38.5 us    20.1 us  58.6 us  17.1 GB/s  29.8 GB/s      58.6 us  58.6 us > 54.7 us in NCCL's model
+Tree       Simple           8  60.4 us    44.0 us   104 us  9.58 GB/s  16.8 GB/s      83.0 us  83.0 us > 54.7 us in NCCL's model
+Ring       LL               8  24.0 us    44.9 us  68.9 us  14.5 GB/s  25.4 GB/s      68.9 us  68.9 us > 54.7 us in NCCL's model
+Ring       LL128            8  44.8 us    9.91 us  54.7 us  18.3 GB/s  32.0 GB/s      54.7 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
+Ring       Simple           8   108 us    9.11 us   117 us  8.53 GB/s  14.9 GB/s       117 us  117 us > 54.7 us in NCCL's model
+NVLSTree   Simple          16  66.8 us    8.98 us  75.8 us  13.2 GB/s  23.1 GB/s      71.4 us  71.4 us > 54.7 us in NCCL's model
+(--explain adds the candidates NCCL cannot run here, and why)
 $ collcalc allreduce --size 1MB --platform dgx-z9 --nodes 2
 [stderr] collcalc allreduce: --platform: unknown platform 'dgx-z9'; known: dgx-a100, hgx-a100-ndr200, hgx-h100, hgx-h200, hgx-h800, hgx-b200, hgx-b200-xdr, gb200-nvl72, l40s-8x-pcie, workstation-2gpu-nvlink, aws-p4d, aws-p4de, aws-p5, aws-p5en, aws-p6-b200, gcp-a3-high, gcp-a3-mega, gcp-a3-ultra, gcp-a4, gcp-a4x, azure-nd-a100-v4, azure-nd-h100-v5, azure-nd-h200-v5 (see 'collcalc allreduce --help')
 [exit 2]

@@ -223,6 +223,32 @@ static void ascii_axes_ticks_and_markers(void **state)
     plot_free(chart);
 }
 
+/* The whole chart, byte for byte, against tests/plot/: what a user sees
+ * (regenerate a file only after looking at the new chart). */
+static void charts_match_their_golden_files(void **state)
+{
+    (void)state;
+    const struct {
+        const char *file;
+        int width;
+        bool unicode;
+    } cases[] = {{"tests/plot/busbw_ascii_80.txt", 80, false},
+                 {"tests/plot/busbw_unicode_100.txt", 100, true}};
+    plot_chart *chart = busbw_chart();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t length = 0;
+        char *expected = test_read_file(test_source_path(cases[i].file), &length);
+        rendered r = render_terminal(chart, cases[i].width, cases[i].unicode);
+        if (r.length != length || memcmp(r.text, expected, length) != 0) {
+            print_error("%s differs; now:\n%s", cases[i].file, r.text);
+            fail();
+        }
+        free(expected);
+        free(r.text);
+    }
+    plot_free(chart);
+}
+
 static void unicode_uses_braille_symbols_and_box_drawing(void **state)
 {
     (void)state;
@@ -268,6 +294,31 @@ static void points_land_in_their_cells(void **state)
     assert_string_equal(bottom, "   1 +*");
     assert_string_equal(line_of(r.text, 10, line, sizeof line),
                         "      1         10         100      1000");
+    free(r.text);
+    plot_free(chart);
+}
+
+/* Two decades on 18 rows: 2x and 5x get labels too. */
+static void few_decades_label_2x_and_5x(void **state)
+{
+    (void)state;
+    plot_chart *chart = plot_new(NULL);
+    plot_set_x_axis(chart, "GPUs", PLOT_UNIT_PLAIN);
+    plot_set_y_axis(chart, "busbw (GB/s)", PLOT_UNIT_GBPS);
+    int s = plot_add_series(chart, "tp=1", PLOT_LINE);
+    for (int gpus = 2; gpus <= 4096; gpus *= 2)
+        assert_true(plot_add_point(chart, s, gpus, 50.0 * (1 - 1.0 / (gpus + 1))));
+    assert_true(plot_add_hmarker(chart, 900, "line rate"));
+    rendered r = render_terminal(chart, 80, false);
+    char line[256];
+    const char *expected[] = {"1,000 GB/s +", "  500 GB/s +", "  200 GB/s +", "  100 GB/s +",
+                              "   50 GB/s +", "   20 GB/s +", "   10 GB/s +"};
+    const int rows[] = {1, 3, 7, 9, 12, 16, 18}; /* line 0 is the y label */
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_true(strncmp(line_of(r.text, rows[i], line, sizeof line), expected[i],
+                            strlen(expected[i])) == 0);
+    assert_string_equal(line_of(r.text, 20, line, sizeof line),
+                        "            1               10               100            1000           10000");
     free(r.text);
     plot_free(chart);
 }
@@ -631,8 +682,11 @@ static void random_charts_stay_bounded(void **state)
 static void terminal_width_from_columns(void **state)
 {
     (void)state;
+    /* Without COLUMNS the terminal decides; under ctest there is none. */
+    bool tty = isatty(STDOUT_FILENO);
     unsetenv("COLUMNS");
-    assert_int_equal(plot_terminal_width(), 80);
+    if (!tty)
+        assert_int_equal(plot_terminal_width(), 80);
     const struct {
         const char *value;
         int width;
@@ -640,7 +694,8 @@ static void terminal_width_from_columns(void **state)
                  {"0", 80},    {"20", 40}, {"100000", 400}, {"99999999999999999999", 80}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         setenv("COLUMNS", cases[i].value, 1);
-        assert_int_equal(plot_terminal_width(), cases[i].width);
+        if (!tty || cases[i].width != 80)
+            assert_int_equal(plot_terminal_width(), cases[i].width);
     }
     unsetenv("COLUMNS");
 }
@@ -680,8 +735,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ascii_stays_inside_its_width),
         cmocka_unit_test(ascii_axes_ticks_and_markers),
+        cmocka_unit_test(charts_match_their_golden_files),
         cmocka_unit_test(unicode_uses_braille_symbols_and_box_drawing),
         cmocka_unit_test(points_land_in_their_cells),
+        cmocka_unit_test(few_decades_label_2x_and_5x),
         cmocka_unit_test(ascii_lines_join_their_points),
         cmocka_unit_test(empty_and_degenerate_charts_draw),
         cmocka_unit_test(bad_points_are_skipped_and_counted),
