@@ -178,10 +178,13 @@ static const char *const ALLREDUCE_EXAMPLES[] = {
     "collcalc allreduce --size 1GB --gpus 16 --gpus-per-node 8 --intra nvlink4 --inter ib-ndr "
     "--explain",
     "collcalc allreduce --size 1GB --platform hgx-h100 --nodes 4",
+    "collcalc allreduce --size 64KB --platform hgx-h100 --explain",
     NULL};
 static const char *const ALLGATHER_EXAMPLES[] = {
     "collcalc allgather --size 1GB --gpus 8 --link nvlink4",
-    "collcalc allgather --size 1GB --platform hgx-h100 --nodes 2 --algo ring --algo hierarchical",
+    "collcalc allgather --size 1GB --platform hgx-h100 --nodes 2",
+    "collcalc allgather --size 1GB --platform hgx-h100 --nodes 2 --cost-model alpha-beta --algo ring "
+    "--algo hierarchical",
     NULL};
 static const char *const REDUCESCATTER_EXAMPLES[] = {
     "collcalc reducescatter --size 1GB --gpus 6 --link nvlink4 --explain", NULL};

@@ -36,7 +36,33 @@ int nccl_view_wanted(cli_context *ctx, const collcalc_cluster_spec *spec, collca
     if (model != NULL && strcmp(model, "nccl") != 0 && strcmp(model, "alpha-beta") != 0)
         return cli_usage_error(ctx, "--cost-model", "unknown model '%.60s' (nccl or alpha-beta)",
                                model);
-    bool nccl = model != NULL ? strcmp(model, "nccl") == 0 : platform && tuned;
+    /* By default a platform brings NCCL's tuner when the preset says which
+     * GPU generation it has (a user's preset may not): NCCL's tables are
+     * per generation. */
+    bool knows_arch = false;
+    if (platform) {
+        const collcalc_platform_table *platforms;
+        int code = cli_platforms(ctx, &platforms);
+        if (code != 0)
+            return code;
+        const collcalc_platform *p = collcalc_platform_table_find(platforms, spec->platform);
+        knows_arch = p != NULL && p->gpu_arch != COLLCALC_GPU_ARCH_UNKNOWN;
+    }
+    static const option_id ALPHA_BETA_ONLY[] = {OPT_ALGO, OPT_INTRA, OPT_INTER, OPT_NICS_PER_NODE,
+                                                OPT_NICS_PER_GPU, OPT_BW, OPT_ALPHA,
+                                                OPT_TREE_EFFICIENCY, OPT_TOPO, OPT_NVLS,
+                                                OPT_SHARP, OPT_LINK};
+    static const option_id NCCL_ONLY[] = {OPT_NCCL_VERSION, OPT_LAUNCH, OPT_CUDA_GRAPH,
+                                          OPT_SYMMETRIC, OPT_FABRIC_EFFICIENCY, OPT_NCCL_ALGO,
+                                          OPT_NCCL_PROTO, OPT_NO_P2P, OPT_FAITHFUL};
+    /* An option only the alpha-beta model has (an --algo name, an edited
+     * link) asks for that model, unless --cost-model says otherwise. */
+    option_id textbook = OPT_NONE;
+    for (size_t i = 0; i < sizeof ALPHA_BETA_ONLY / sizeof ALPHA_BETA_ONLY[0]; i++)
+        if (textbook == OPT_NONE && arg_given(&ctx->args, ALPHA_BETA_ONLY[i]))
+            textbook = ALPHA_BETA_ONLY[i];
+    bool nccl = model != NULL ? strcmp(model, "nccl") == 0
+                              : platform && tuned && knows_arch && textbook == OPT_NONE;
     if (nccl && !tuned)
         return cli_usage_error(ctx, "--cost-model",
                                "NCCL's tuner does not cost %s (it runs as point-to-point sends); "
@@ -46,19 +72,14 @@ int nccl_view_wanted(cli_context *ctx, const collcalc_cluster_spec *spec, collca
         return cli_usage_error(ctx, "--cost-model",
                                "the NCCL model needs a platform (--platform, see 'collcalc "
                                "platforms')");
-    static const option_id ALPHA_BETA_ONLY[] = {OPT_ALGO, OPT_INTRA, OPT_INTER, OPT_NICS_PER_NODE,
-                                                OPT_NICS_PER_GPU, OPT_BW, OPT_ALPHA,
-                                                OPT_TREE_EFFICIENCY, OPT_TOPO, OPT_NVLS,
-                                                OPT_SHARP, OPT_LINK};
-    static const option_id NCCL_ONLY[] = {OPT_NCCL_VERSION, OPT_LAUNCH, OPT_CUDA_GRAPH,
-                                          OPT_SYMMETRIC, OPT_FABRIC_EFFICIENCY, OPT_NCCL_ALGO,
-                                          OPT_NCCL_PROTO, OPT_NO_P2P, OPT_FAITHFUL};
-    for (size_t i = 0; nccl && i < sizeof ALPHA_BETA_ONLY / sizeof ALPHA_BETA_ONLY[0]; i++)
-        if (arg_given(&ctx->args, ALPHA_BETA_ONLY[i]))
-            return cli_usage_error(ctx, cli_spelled(ctx, ALPHA_BETA_ONLY[i]),
-                                   "describes the alpha-beta model; with a platform the NCCL model "
-                                   "takes the preset's links (add --cost-model alpha-beta, or use "
-                                   "--nccl-algo to force an algorithm)");
+    if (nccl && textbook != OPT_NONE)
+        return cli_usage_error(ctx, cli_spelled(ctx, textbook),
+                               "describes the alpha-beta model; the NCCL model takes the preset's "
+                               "links (use --nccl-algo to force an algorithm)");
+    if (!nccl && model == NULL && platform && tuned && knows_arch)
+        cli_note(ctx, "the alpha-beta (textbook) model, since %s names its terms; --cost-model "
+                      "nccl for NCCL's tuner",
+                 cli_spelled(ctx, textbook));
     for (size_t i = 0; !nccl && i < sizeof NCCL_ONLY / sizeof NCCL_ONLY[0]; i++)
         if (arg_given(&ctx->args, NCCL_ONLY[i]))
             return cli_usage_error(ctx, cli_spelled(ctx, NCCL_ONLY[i]),

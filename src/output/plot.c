@@ -210,11 +210,13 @@ static int clamp_int(int v, int lo, int hi)
 static log_axis axis_from(double min, double max, bool any)
 {
     log_axis a = {0, 1};
-    if (!any)
+    if (!any || !(min > 0) || !(max >= min) || !isfinite(max))
         return a;
-    double lmin = floor(log10(min)), lmax = ceil(log10(max));
-    a.lo = clamp_int((int)lmin, EXP_MIN, EXP_MAX);
-    a.hi = clamp_int((int)lmax, EXP_MIN, EXP_MAX);
+    /* Clamped as doubles, so the conversion to int is always defined. */
+    double lmin = fmax(EXP_MIN, fmin(EXP_MAX, floor(log10(min))));
+    double lmax = fmax(EXP_MIN, fmin(EXP_MAX, ceil(log10(max))));
+    a.lo = (int)lmin;
+    a.hi = (int)lmax;
     if (a.hi <= a.lo) {
         a.lo = a.lo > EXP_MIN ? a.lo - 1 : a.lo;
         a.hi = a.lo + 2 <= EXP_MAX ? a.lo + 2 : EXP_MAX;
@@ -1161,14 +1163,22 @@ static svg_anchor place_label(const svg_box *b, const plot_chart *chart, plot_po
     return best;
 }
 
+/* The label twice: a white outline first (a halo over gridlines and
+ * data; SVG 1.1 has no paint-order), then the text. */
 static void svg_label(FILE *out, svg_anchor a, const char *colour, const char *text)
 {
-    fprintf(out,
-            "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" font-size=\"11\" fill=\"%s\" "
-            "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">",
-            a.x, a.y, a.end ? "end" : "start", colour);
-    svg_text(out, text);
-    fputs("</text>\n", out);
+    for (int pass = 0; pass < 2; pass++) {
+        fprintf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" font-size=\"11\" ", a.x, a.y,
+                a.end ? "end" : "start");
+        if (pass == 0)
+            fputs("fill=\"#ffffff\" stroke=\"#ffffff\" stroke-width=\"3\" "
+                  "stroke-linejoin=\"round\">",
+                  out);
+        else
+            fprintf(out, "fill=\"%s\">", colour);
+        svg_text(out, text);
+        fputs("</text>\n", out);
+    }
 }
 
 static void svg_markers(FILE *out, const svg_box *b, const plot_chart *chart,

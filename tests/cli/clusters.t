@@ -8,17 +8,43 @@ $ collcalc allreduce --size 100MB --gpus 8 --gpus-per-node 1 --inter ib-ndr --ni
 size_bytes,op,algorithm,fastest,in_nccl,gpus,nodes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,others_differ,bytes_sent_other_gpu,bytes_received_other_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_factor,busbw_GBps,dominant,layers,per_layer,total_latency_us,total_bandwidth_us,total_time_us,note,phases
 100000000,allreduce,ring,true,true,8,8,headline,14,175000000,175000000,false,175000000,175000000,196,3500,3696,27.056277056277057,1.75,47.34848484848485,bandwidth,1,1,196,3500,3696,,"[{""label"":""reduce-scatter"",""link"":""ib-ndr"",""scope"":""intra+inter"",""stage"":1,""steps"":7,""alpha_us"":14,""bytes_sent"":87500000,""bytes_received"":87500000,""bw_GBps"":50,""efficiency"":1,""latency_us"":98,""bandwidth_us"":1750,""time_us"":1848,""note"":""one GPU per node: every ring hop is a ib-ndr hop, 1 NIC x 50 GB/s = 50 GB/s""},{""label"":""all-gather"",""link"":""ib-ndr"",""scope"":""intra+inter"",""stage"":2,""steps"":7,""alpha_us"":14,""bytes_sent"":87500000,""bytes_received"":87500000,""bw_GBps"":50,""efficiency"":1,""latency_us"":98,""bandwidth_us"":1750,""time_us"":1848,""note"":""one GPU per node: every ring hop is a ib-ndr hop, 1 NIC x 50 GB/s = 50 GB/s""}]"
 $ collcalc allreduce --size 100MB --gpus 9 --platform hgx-h100 --algo ring
-[stderr] collcalc allreduce: --algo: describes the alpha-beta model; with a platform the NCCL model takes the preset's links (add --cost-model alpha-beta, or use --nccl-algo to force an algorithm) (see 'collcalc allreduce --help')
-[exit 2]
+all-reduce of 100 MB (100,000,000 bytes) on 9 GPUs = 2 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node, last node holds 1)
+intra nvlink4: 450 GB/s, alpha 2.00 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14.0 us; per-direction bandwidth
+
+algorithm  nccl  steps  sent/GPU  recv/GPU  latency  bandwidth     time      algbw      busbw  dominant
+ring        yes     16    178 MB    178 MB  56.0 us    3.56 ms  3.61 ms  27.7 GB/s  49.2 GB/s  bandwidth
+note: 9 GPUs fill 2 nodes of 8 in order: the last node holds 1.
+[stderr] collcalc allreduce: note: the alpha-beta (textbook) model, since --algo names its terms; --cost-model nccl for NCCL's tuner
 $ collcalc allreduce --size 100MB --gpus 73 --platform gb200-nvl72 --algo ring --format csv
-[stderr] collcalc allreduce: --algo: describes the alpha-beta model; with a platform the NCCL model takes the preset's links (add --cost-model alpha-beta, or use --nccl-algo to force an algorithm) (see 'collcalc allreduce --help')
-[exit 2]
+size_bytes,op,algorithm,fastest,in_nccl,gpus,nodes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,others_differ,bytes_sent_other_gpu,bytes_received_other_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_factor,busbw_GBps,dominant,layers,per_layer,total_latency_us,total_bandwidth_us,total_time_us,note,phases
+100000000,allreduce,ring,true,true,73,2,per-direction,144,197260273.97260273,197260273.97260273,false,197260273.97260273,197260273.97260273,312,3945.2054794520545,4257.2054794520545,23.489587355522946,1.9726027397260273,46.33562437253841,bandwidth,1,1,312,3945.2054794520545,4257.2054794520545,73 GPUs fill 2 nodes of 72 in order: the last node holds 1.,"[{""label"":""reduce-scatter"",""link"":""nvlink5+ib-ndr"",""scope"":""intra+inter"",""stage"":1,""steps"":72,""alpha_us"":2.1666666666666665,""bytes_sent"":98630136.98630136,""bytes_received"":98630136.98630136,""bw_GBps"":50,""efficiency"":1,""latency_us"":156,""bandwidth_us"":1972.6027397260273,""time_us"":2128.6027397260273,""note"":""flat ring over 2 nodes: min(nvlink5 900 GB/s, 1 NIC x ib-ndr 50 GB/s) = 50 GB/s; per pass 71 hops of 2 us and 1 of 14 us, alpha = their mean 2.167 us; the last node's 1 GPU drives 1 of its 72 NICs""},{""label"":""all-gather"",""link"":""nvlink5+ib-ndr"",""scope"":""intra+inter"",""stage"":2,""steps"":72,""alpha_us"":2.1666666666666665,""bytes_sent"":98630136.98630136,""bytes_received"":98630136.98630136,""bw_GBps"":50,""efficiency"":1,""latency_us"":156,""bandwidth_us"":1972.6027397260273,""time_us"":2128.6027397260273,""note"":""flat ring over 2 nodes: min(nvlink5 900 GB/s, 1 NIC x ib-ndr 50 GB/s) = 50 GB/s; per pass 71 hops of 2 us and 1 of 14 us, alpha = their mean 2.167 us; the last node's 1 GPU drives 1 of its 72 NICs""}]"
+[stderr] collcalc allreduce: note: the alpha-beta (textbook) model, since --algo names its terms; --cost-model nccl for NCCL's tuner
 $ collcalc allreduce --size 1GiB --platform hgx-h100 --nodes 4 --algo hierarchical --explain
-[stderr] collcalc allreduce: --algo: describes the alpha-beta model; with a platform the NCCL model takes the preset's links (add --cost-model alpha-beta, or use --nccl-algo to force an algorithm) (see 'collcalc allreduce --help')
-[exit 2]
+all-reduce of 1.07 GB (1,073,741,824 bytes) on 32 GPUs = 4 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node)
+intra nvlink4: 450 GB/s, alpha 2.00 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14.0 us; per-direction bandwidth
+
+algorithm     nccl  steps  sent/GPU  recv/GPU  latency  bandwidth     time     algbw     busbw  dominant
+hierarchical     -     20   2.08 GB   2.08 GB   112 us    8.20 ms  8.31 ms  129 GB/s  250 GB/s  bandwidth
+
+hierarchical all-reduce:
+  1. intra reduce-scatter on nvlink4
+     latency:   7 steps x 2.00 us = 14.0 us
+     bandwidth: max(940 MB out, 940 MB in) / 450 GB/s = 2.09 ms
+  2. inter all-reduce (ring per rail) on ib-ndr
+     latency:   6 steps x 14.0 us = 84.0 us
+     bandwidth: max(201 MB out, 201 MB in) / 50.0 GB/s = 4.03 ms
+     (one ib-ndr NIC per GPU at 50 GB/s)
+  3. intra all-gather on nvlink4
+     latency:   7 steps x 2.00 us = 14.0 us
+     bandwidth: max(940 MB out, 940 MB in) / 450 GB/s = 2.09 ms
+  total: latency 112 us + bandwidth 8.20 ms = 8.31 ms (bandwidth dominates, 99%)
+  algbw = 1.07 GB / 8.31 ms = 129 GB/s; busbw = algbw x 1.938 = 250 GB/s
+  note: Each GPU sends 2(N-1)/N x S/G across the network: the node's 8 GPUs split S and each all-reduces its 1/8 on its own rail.
+[stderr] collcalc allreduce: note: the alpha-beta (textbook) model, since --algo names its terms; --cost-model nccl for NCCL's tuner
 $ collcalc allreduce --size 1GiB --platform hgx-h100 --nodes 2 --nics-per-node 2 --intra nvlink4-h800 --no-nvls --algo ring --format csv
-[stderr] collcalc allreduce: --algo: describes the alpha-beta model; with a platform the NCCL model takes the preset's links (add --cost-model alpha-beta, or use --nccl-algo to force an algorithm) (see 'collcalc allreduce --help')
-[exit 2]
+size_bytes,op,algorithm,fastest,in_nccl,gpus,nodes,bw_basis,steps,bytes_sent_per_gpu,bytes_received_per_gpu,others_differ,bytes_sent_other_gpu,bytes_received_other_gpu,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_factor,busbw_GBps,dominant,layers,per_layer,total_latency_us,total_bandwidth_us,total_time_us,note,phases
+1073741824,allreduce,ring,true,true,16,2,per-direction,30,2013265920,2013265920,false,2013265920,2013265920,84,20132.6592,20216.6592,53.11173391101137,1.875,99.58450108314632,bandwidth,1,1,84,20132.6592,20216.6592,,"[{""label"":""reduce-scatter"",""link"":""nvlink4-h800+ib-ndr"",""scope"":""intra+inter"",""stage"":1,""steps"":15,""alpha_us"":2.8,""bytes_sent"":1006632960,""bytes_received"":1006632960,""bw_GBps"":100,""efficiency"":1,""latency_us"":42,""bandwidth_us"":10066.3296,""time_us"":10108.3296,""note"":""flat ring over 2 nodes: min(nvlink4-h800 200 GB/s, 2 NICs x ib-ndr 50 GB/s) = 100 GB/s; per pass 14 hops of 2 us and 1 of 14 us, alpha = their mean 2.8 us""},{""label"":""all-gather"",""link"":""nvlink4-h800+ib-ndr"",""scope"":""intra+inter"",""stage"":2,""steps"":15,""alpha_us"":2.8,""bytes_sent"":1006632960,""bytes_received"":1006632960,""bw_GBps"":100,""efficiency"":1,""latency_us"":42,""bandwidth_us"":10066.3296,""time_us"":10108.3296,""note"":""flat ring over 2 nodes: min(nvlink4-h800 200 GB/s, 2 NICs x ib-ndr 50 GB/s) = 100 GB/s; per pass 14 hops of 2 us and 1 of 14 us, alpha = their mean 2.8 us""}]"
+[stderr] collcalc allreduce: note: the alpha-beta (textbook) model, since --algo names its terms; --cost-model nccl for NCCL's tuner
 $ collcalc alltoall --size 1GiB --platform hgx-h100 --nodes 2 --explain
 all-to-all of 1.07 GB (1,073,741,824 bytes) on 16 GPUs = 2 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node)
 intra nvlink4: 450 GB/s, alpha 2.00 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14.0 us; per-direction bandwidth

@@ -313,7 +313,7 @@ static void platform_tables(void **state)
     fputs(good, f);
     fclose(f);
     snprintf(command, sizeof command,
-             "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --algo ring "
+             "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --cost-model alpha-beta --algo ring "
              "--format csv",
              file);
     run = test_cli_line(NULL, command);
@@ -323,7 +323,7 @@ static void platform_tables(void **state)
     assert_non_null(strstr(run.out, ",99.9"));
     test_cli_run_free(&run);
     snprintf(command, sizeof command,
-             "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --algo ring "
+             "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --cost-model alpha-beta --algo ring "
              "--nics-per-node 8 --format csv",
              file);
     run = test_cli_line(NULL, command);
@@ -332,7 +332,7 @@ static void platform_tables(void **state)
     assert_non_null(strstr(run.out, ",199."));
     test_cli_run_free(&run);
     snprintf(command, sizeof command,
-             "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --algo ring "
+             "collcalc allreduce --size 1TB --platform box --nodes 2 --platforms %s --cost-model alpha-beta --algo ring "
              "--nics-per-node 8 --nics-per-gpu 2 --format csv",
              file);
     run = test_cli_line(NULL, command);
