@@ -5,10 +5,11 @@
 #ifndef COLLCALC_COLLCALC_H
 #define COLLCALC_COLLCALC_H
 
-/* Version, status codes and diagnostics, findings. */
+/* Version, status codes and diagnostics, findings, allocation hooks. */
 #include "collcalc/version.h"
 #include "collcalc/status.h"
 #include "collcalc/findings.h"
+#include "collcalc/alloc.h"
 
 /* Numbers with units: parsing and formatting sizes, times, bandwidths. */
 #include "collcalc/units.h"
@@ -23,12 +24,14 @@
 #include "collcalc/model.h"
 #include "collcalc/nccl_model.h"
 #include "collcalc/nccl_tests.h"
+#include "collcalc/fit.h"
+#include "collcalc/nccl_check.h"
 
 /* Readers for artefacts from real machines. */
 #include "collcalc/nccl_tests_reader.h"
-/* collcalc/nccl_log.h is left out while its collcalc_nccl_graph clashes with
- * the one in collcalc/nccl_model.h (tests/install/umbrella.cmake says so). */
+#include "collcalc/nccl_log.h"
 #include "collcalc/topo.h"
+#include "collcalc/topo_cluster.h"
 
 /* Deployment planning. */
 #include "collcalc/plan.h"

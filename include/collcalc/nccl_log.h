@@ -75,7 +75,7 @@ typedef struct {
     double bw_intra_GBps, bw_inter_GBps;
     char type_intra[16], type_inter[16]; /* "NVL", "PIX", "PHB", "SYS", "NET", "LOC" */
     long line;
-} collcalc_nccl_graph;
+} collcalc_nccl_log_graph;
 
 /* A TUNING choice ("AllReduce: 1048576 Bytes -> Algo 1 proto 2 time 20.5"). */
 typedef struct {
@@ -148,7 +148,7 @@ typedef struct {
 
     int graph_count;
     long graphs_dropped;
-    collcalc_nccl_graph graphs[COLLCALC_NCCL_GRAPHS_MAX];
+    collcalc_nccl_log_graph graphs[COLLCALC_NCCL_GRAPHS_MAX];
 
     int var_count;
     long vars_dropped;

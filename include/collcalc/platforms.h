@@ -60,6 +60,20 @@ const char *collcalc_gpu_arch_name(collcalc_gpu_arch arch);
 const char *collcalc_cpu_vendor_name(collcalc_cpu_vendor vendor);
 const char *collcalc_transport_name(collcalc_transport transport);
 
+/* Values `collcalc fit` measured on a cluster (include/collcalc/fit.h),
+ * read back by the NCCL-faithful model's platform -> system mapping
+ * (collcalc_nccl_system_apply_fit). Optional "nccl_fit" object of a
+ * platform; absent: present false and the neutral values below. */
+typedef struct {
+    bool present;             /* the platform has an "nccl_fit" object */
+    double latency_inter_us;  /* "latency_inter_us": per network step, 0..1000; default 0 */
+    double bw_efficiency;     /* "bw_efficiency": x every per-channel bandwidth, 0.05..2;
+                                 default 1 */
+    double fabric_efficiency; /* "fabric_efficiency": beyond 2 nodes, 0.05..1; 0 = not
+                                 fitted (the model's default) */
+    char source[COLLCALC_TEXT_MAX]; /* "source": where the values come from; "" */
+} collcalc_platform_nccl_fit;
+
 /* One preset. Link fields hold the canonical names (not aliases) of entries
  * of the link table the platform table was validated against; memory_link
  * and host_link are "" when the file leaves them out (e.g. a GDDR card whose
@@ -100,6 +114,7 @@ typedef struct {
     char arch_source[COLLCALC_TEXT_MAX];      /* gpu_arch, cpu_vendor */
     char transport_source[COLLCALC_TEXT_MAX]; /* transport, nics_per_gpu */
     char fabric_source[COLLCALC_TEXT_MAX];    /* p2p, nvswitch, nvlink_links_per_gpu */
+    collcalc_platform_nccl_fit nccl_fit;      /* "nccl_fit": optional, from collcalc fit */
 } collcalc_platform;
 
 typedef struct collcalc_platform_table collcalc_platform_table;

@@ -31,6 +31,9 @@ static const option_use TABLES[] = {
 static const option_use OUTPUT_EXPLAIN[] = {
     {OPT_FORMAT, false, NULL}, {OPT_EXPLAIN, false, NULL}, {OPT_HELP, false, NULL}, END};
 static const option_use OUTPUT[] = {{OPT_FORMAT, false, NULL}, {OPT_HELP, false, NULL}, END};
+static const option_use OUTPUT_CHART[] = {
+    {OPT_FORMAT, false, NULL}, {OPT_PLOT, false, NULL}, {OPT_SVG, false, NULL},
+    {OPT_WIDTH, false, NULL}, {OPT_HELP, false, NULL}, END};
 
 static const option_use COST_MODEL[] = {
     {OPT_COST_MODEL, false, NULL}, {OPT_NCCL_VERSION, false, NULL}, {OPT_LAUNCH, false, NULL},
@@ -54,7 +57,8 @@ static const option_use SWEEP_SIZES[] = {
 static const option_group SWEEP_GROUPS[] = {
     {"Sizes", SWEEP_SIZES}, {"Over one link", ONE_LINK},
     {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER},
-    {"Tables", TABLES}, {"Output", OUTPUT}, {NULL, NULL},
+    {"The cost model (NCCL's tuner with --platform)", COST_MODEL},
+    {"Tables", TABLES}, {"Output", OUTPUT_CHART}, {NULL, NULL},
 };
 
 static const option_use COMPARE_WHAT[] = {
@@ -69,7 +73,7 @@ static const option_use COMPARE_ONE_LINK[] = {
 static const option_group COMPARE_GROUPS[] = {
     {"What to compare", COMPARE_WHAT}, {"Links and placements", COMPARE_ONE_LINK},
     {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER},
-    {"Tables", TABLES}, {"Output", OUTPUT}, {NULL, NULL},
+    {"Tables", TABLES}, {"Output", OUTPUT_CHART}, {NULL, NULL},
 };
 
 static const option_use LINKS_OPTIONS[] = {
@@ -155,7 +159,7 @@ static const option_use CHECK_READING[] = {
     {OPT_STRICT, false, "exit 3 unless the verdict is healthy (cluster acceptance in CI)"}, END};
 static const option_group CHECK_GROUPS[] = {
     {"The run", CHECK_READING}, {"The NCCL model", NCCL_MODEL}, {"Tables", TABLES},
-    {"Output", OUTPUT}, {NULL, NULL}};
+    {"Output", OUTPUT_CHART}, {NULL, NULL}};
 static const option_group PLATFORMS_GROUPS[] = {{"Tables", TABLES}, {"Output", OUTPUT},
                                                 {NULL, NULL}};
 
@@ -206,7 +210,10 @@ static const char *const COMPARE_EXAMPLES[] = {
     "--placement platform=hgx-b200",
     NULL};
 static const char *const SWEEP_EXAMPLES[] = {
-    "collcalc sweep allreduce -b 8 -e 1G -f 2 --gpus 8 --link nvlink4 --style nccl-tests", NULL};
+    "collcalc sweep allreduce -b 8 -e 1G -f 2 --gpus 8 --link nvlink4 --style nccl-tests",
+    "collcalc sweep allreduce -b 8 -e 1G -f 2 --platform hgx-h100 --style nccl-tests",
+    "collcalc sweep allreduce -b 1K -e 4G -f 4 --platform hgx-h100 --nodes 2 --plot --width 80",
+    NULL};
 static const char *const LINKS_EXAMPLES[] = {"collcalc links --bw-basis headline",
                                              "collcalc links --platform gb200-nvl72", NULL};
 static const char *const TOPO_EXAMPLES[] = {

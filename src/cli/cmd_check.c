@@ -5,23 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collcalc/nccl_check.h"
 #include "collcalc/nccl_tests_reader.h"
 #include "collcalc/units.h"
+#include "chart.h"
 #include "commands.h"
 #include "findings_out.h"
 #include "human.h"
 #include "nccl_setup.h"
-
-/* Verdict thresholds (doc/MODEL.md, "check: verdicts"): a run is below
- * expectation when its large messages reach less than 80 % of the
- * prediction (the model's own median error on healthy runs is under 10 %,
- * so 20 % is two to four times it); above the line rate when it beats
- * both the prediction by 15 % and the line rate of its path without an
- * in-network algorithm to explain it. */
-#define BELOW_RATIO 0.80
-#define ABOVE_RATIO 1.15
-#define LARGE_BYTES 1048576u
-#define SMALL_BYTES 65536u
 
 static const record_column ROW_COLUMNS[] = {
     {"size_bytes", "size", FIELD_BYTES_IEC, COLUMN_BOTH, NULL},
@@ -94,20 +85,6 @@ static int read_run(cli_context *ctx, const char *path, collcalc_nccl_tests_run 
     return code;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *values, size_t count)
-{
-    if (count == 0)
-        return 0.0;
-    qsort(values, count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
-
 /* Which cluster the run was on: the options, else the run's own words. */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
                          const collcalc_platform **out, int *nodes, int *gpus_per_node)
@@ -157,64 +134,50 @@ static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
     return 0;
 }
 
-/* The line rate of the run's path: what one GPU's busbw cannot beat without
- * reduction in the network. */
+/* The line rate of the run's path (collcalc_check_line_rate_GBps). */
 static double line_rate_GBps(cli_context *ctx, const nccl_setup *setup)
 {
     const collcalc_link_table *links;
     if (cli_links(ctx, &links) != 0)
         return 0.0;
-    const collcalc_link *intra = collcalc_link_table_find(links, setup->platform->intra_link);
-    const collcalc_link *inter = collcalc_link_table_find(links, setup->platform->inter_link);
-    double rate = intra != NULL ? intra->bw_per_direction_GBps : 0.0;
-    if (setup->nodes > 1 && inter != NULL) {
-        int nics = setup->platform->nics_per_node;
-        int drivable = setup->gpus_per_node * (setup->platform->nics_per_gpu > 0
-                                                   ? setup->platform->nics_per_gpu
-                                                   : 1);
-        double net = (nics < drivable ? nics : drivable) * inter->bw_per_direction_GBps;
-        rate = setup->gpus_per_node > 1 && rate < net ? rate : net;
+    return collcalc_check_line_rate_GBps(
+        setup->platform, collcalc_link_table_find(links, setup->platform->intra_link),
+        collcalc_link_table_find(links, setup->platform->inter_link), setup->nodes,
+        setup->gpus_per_node);
+}
+
+/* Measured busbw as points, predicted as a line, the line rate marked. */
+static plot_chart *check_chart(const char *shown, const collcalc_nccl_tests_run *run,
+                               const double *predicted_busbw, double line_rate)
+{
+    char title[200];
+    snprintf(title, sizeof title, "%s: busbw measured and predicted", shown);
+    plot_chart *chart = plot_new(title);
+    plot_set_x_axis(chart, "message size (bytes)", PLOT_UNIT_BYTES);
+    plot_set_y_axis(chart, "busbw (GB/s)", PLOT_UNIT_GBPS);
+    int measured = plot_add_series(chart, "measured", PLOT_POINTS);
+    int predicted = predicted_busbw != NULL ? plot_add_series(chart, "predicted", PLOT_LINE) : -1;
+    for (size_t i = 0; i < run->row_count; i++) {
+        const collcalc_nccl_tests_read_row *r = &run->rows[i];
+        if (r->row.size_bytes == 0)
+            continue;
+        plot_add_point(chart, measured, (double)r->row.size_bytes,
+                       r->row.out_of_place.busbw_GBps);
+        if (predicted >= 0 && predicted_busbw[i] > 0.0)
+            plot_add_point(chart, predicted, (double)r->row.size_bytes, predicted_busbw[i]);
     }
-    return rate;
-}
-
-static bool in_network(collcalc_nccl_algo algo)
-{
-    return algo == COLLCALC_NCCL_NVLS || algo == COLLCALC_NCCL_NVLS_TREE ||
-           algo == COLLCALC_NCCL_COLLNET_DIRECT || algo == COLLCALC_NCCL_COLLNET_CHAIN;
-}
-
-typedef struct {
-    double ratio_large[4096];
-    double busbw_error[4096];
-    double time_error[4096];
-    size_t large, small;
-    uint64_t below_min, below_max; /* sizes where measured < BELOW_RATIO x predicted */
-    size_t below_count;
-    double worst_ratio;
-    bool above_line;
-    uint64_t above_size;
-    double above_busbw;
-} tally;
-
-static const char *verdict_of(const tally *t, bool predicted, double *median_ratio)
-{
-    double copy[4096];
-    memcpy(copy, t->ratio_large, t->large * sizeof copy[0]);
-    *median_ratio = median(copy, t->large);
-    if (!predicted || (t->large == 0 && t->small == 0))
-        return "unknown";
-    if (t->above_line)
-        return "above-line-rate";
-    if (t->large > 0 && *median_ratio < BELOW_RATIO)
-        return "below-expectation";
-    return "healthy";
+    if (line_rate > 0.0)
+        plot_add_hmarker(chart, line_rate, "line rate");
+    return chart;
 }
 
 int cmd_check(cli_context *ctx)
 {
     const char *path;
-    int code = input_operand(ctx, &path);
+    chart_request charts;
+    int code = chart_options(ctx, &charts);
+    if (code == 0)
+        code = input_operand(ctx, &path);
     collcalc_nccl_tests_run run;
     memset(&run, 0, sizeof run);
     if (code == 0)
@@ -225,11 +188,12 @@ int cmd_check(cli_context *ctx)
     int nodes = 1, gpus_per_node = 1;
     code = find_platform(ctx, &run, &platform, &nodes, &gpus_per_node);
     nccl_setup *setup = malloc(sizeof *setup);
-    tally *t = calloc(1, sizeof *t);
+    collcalc_check *check = malloc(sizeof *check);
+    double *predicted_busbw = calloc(run.row_count + 1, sizeof *predicted_busbw);
     collcalc_nccl_func func = COLLCALC_NCCL_ALLREDUCE;
     bool modelled = run.op_source != COLLCALC_NCCL_TESTS_FROM_NONE && nccl_func_of(run.op, &func);
     bool predicted = code == 0 && platform != NULL && run.ranks > 0 && modelled;
-    if (code == 0 && (setup == NULL || t == NULL))
+    if (code == 0 && (setup == NULL || check == NULL || predicted_busbw == NULL))
         code = cli_data_error(ctx, NULL, "out of memory");
     collcalc_nccl_launch launch = run.launch == COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS
                                       ? COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
@@ -241,7 +205,8 @@ int cmd_check(cli_context *ctx)
         setup->system.cuda_graph = true;
     if (code != 0) {
         free(setup);
-        free(t);
+        free(check);
+        free(predicted_busbw);
         collcalc_nccl_tests_run_free(&run);
         return code;
     }
@@ -278,7 +243,7 @@ int cmd_check(cli_context *ctx)
     doc_text(doc, "%s", "");
     record_set *set = doc_records(doc, &ROW_SCHEMA);
     double line_rate = predicted ? line_rate_GBps(ctx, setup) : 0.0;
-    t->worst_ratio = 1e300;
+    collcalc_check_init(check, line_rate);
     for (size_t i = 0; i < run.row_count; i++) {
         const collcalc_nccl_tests_read_row *r = &run.rows[i];
         const collcalc_nccl_tests_measurement *m = &r->row.out_of_place;
@@ -300,7 +265,8 @@ int cmd_check(cli_context *ctx)
                                   r->row.size_bytes, &prediction, &diag) != COLLCALC_OK) {
             doc_free(doc);
             free(setup);
-            free(t);
+            free(check);
+            free(predicted_busbw);
             collcalc_nccl_tests_run_free(&run);
             return cli_usage_error(ctx, NULL, "%s", diag.message);
         }
@@ -309,6 +275,7 @@ int cmd_check(cli_context *ctx)
             continue;
         double busbw_error = m->busbw_GBps > 0 ? (c->busbw_GBps - m->busbw_GBps) / m->busbw_GBps : 0;
         double time_error = (c->time_us - m->time_us) / m->time_us;
+        predicted_busbw[i] = c->busbw_GBps;
         record_number(set, "predicted_time_us", c->time_us);
         record_number(set, "predicted_algbw_GBps", c->algbw_GBps);
         record_number(set, "predicted_busbw_GBps", c->busbw_GBps);
@@ -322,44 +289,28 @@ int cmd_check(cli_context *ctx)
                       c->nccl_time_us > 0 ? (double)r->row.size_bytes / (c->nccl_time_us * 1e3) *
                                                 prediction.busbw_factor
                                           : 0.0);
-        bool large = r->row.size_bytes >= LARGE_BYTES;
+        bool large = r->row.size_bytes >= COLLCALC_CHECK_LARGE_BYTES;
         record_textf(set, "error", "%+.0f%% %s", 100.0 * (large ? busbw_error : time_error),
                      large ? "busbw" : "time");
-        if (large && t->large < 4096 && c->busbw_GBps > 0) {
-            double ratio = m->busbw_GBps / c->busbw_GBps;
-            t->busbw_error[t->large] = fabs(busbw_error);
-            t->ratio_large[t->large++] = ratio;
-            if (ratio < BELOW_RATIO) {
-                if (t->below_count++ == 0)
-                    t->below_min = r->row.size_bytes;
-                t->below_max = r->row.size_bytes;
-                if (ratio < t->worst_ratio)
-                    t->worst_ratio = ratio;
-            }
-            if (!in_network(c->algo) && line_rate > 0 && m->busbw_GBps > line_rate * 1.02 &&
-                ratio > ABOVE_RATIO && !t->above_line) {
-                t->above_line = true;
-                t->above_size = r->row.size_bytes;
-                t->above_busbw = m->busbw_GBps;
-            }
-        }
-        if (r->row.size_bytes <= SMALL_BYTES && t->small < 4096)
-            t->time_error[t->small++] = fabs(time_error);
+        collcalc_check_add(check, r->row.size_bytes, m->time_us, m->busbw_GBps, c);
     }
-    double median_ratio = 1.0;
-    const char *verdict = verdict_of(t, predicted, &median_ratio);
-    double median_busbw = median(t->busbw_error, t->large);
-    double median_time = median(t->time_error, t->small);
+    collcalc_check_summary summary;
+    collcalc_check_finish(check, &summary);
+    if (!predicted)
+        summary.verdict = COLLCALC_VERDICT_UNKNOWN;
+    const char *verdict = collcalc_verdict_name(summary.verdict);
     doc_query_text(doc, "verdict", verdict);
-    if (t->large > 0)
-        doc_query_number(doc, "median_busbw_error", FIELD_NUMBER, median_busbw);
-    if (t->small > 0)
-        doc_query_number(doc, "median_time_error", FIELD_NUMBER, median_time);
-    if (t->large > 0)
-        doc_query_number(doc, "median_measured_over_predicted", FIELD_NUMBER, median_ratio);
+    if (check->large_count > 0)
+        doc_query_number(doc, "median_busbw_error", FIELD_NUMBER, summary.median_busbw_error);
+    if (check->small_count > 0)
+        doc_query_number(doc, "median_time_error", FIELD_NUMBER, summary.median_time_error);
+    if (check->large_count > 0)
+        doc_query_number(doc, "median_measured_over_predicted", FIELD_NUMBER,
+                         summary.median_ratio);
 
     collcalc_findings *findings = &run.findings;
-    if (strcmp(verdict, "unknown") == 0) {
+    switch (summary.verdict) {
+    case COLLCALC_VERDICT_UNKNOWN:
         collcalc_findings_add(findings, COLLCALC_SEVERITY_INFO, "verdict-unknown",
                               !modelled ? "give --op (all-reduce, all-gather, reduce-scatter, "
                                           "broadcast or reduce: the collectives NCCL's tuner costs)"
@@ -369,10 +320,12 @@ int cmd_check(cli_context *ctx)
                               "not enough to judge: %s",
                               !modelled ? "the op is not one NCCL's tuner costs, or unknown"
                               : platform == NULL ? "the cluster is not known"
-                                                 : "the rank count is not known");
-    } else if (strcmp(verdict, "below-expectation") == 0) {
-        collcalc_format_bytes_iec(a, sizeof a, (double)t->below_min);
-        collcalc_format_bytes_iec(b, sizeof b, (double)t->below_max);
+                              : run.ranks <= 0   ? "the rank count is not known"
+                                                 : "no row has a size and a time");
+        break;
+    case COLLCALC_VERDICT_BELOW_EXPECTATION:
+        collcalc_format_bytes_iec(a, sizeof a, (double)check->below_min_bytes);
+        collcalc_format_bytes_iec(b, sizeof b, (double)check->below_max_bytes);
         snprintf(sizes, sizeof sizes, "%s..%s", a, b);
         collcalc_findings_add(
             findings, COLLCALC_SEVERITY_ERROR, "below-expectation",
@@ -383,38 +336,51 @@ int cmd_check(cli_context *ctx)
                         "topo'), NVLS (NCCL_NVLS_ENABLE) and the channel count",
             "below expectation: large messages reach %.0f%% of the predicted busbw (median; "
             "%s at worst %.0f%%)",
-            100.0 * median_ratio, sizes, 100.0 * t->worst_ratio);
-    } else if (strcmp(verdict, "above-line-rate") == 0) {
-        collcalc_format_bytes_iec(a, sizeof a, (double)t->above_size);
-        human_bandwidth_GBps(b, sizeof b, t->above_busbw);
+            100.0 * summary.median_ratio, sizes, 100.0 * check->worst_ratio);
+        break;
+    case COLLCALC_VERDICT_ABOVE_LINE_RATE:
+        collcalc_format_bytes_iec(a, sizeof a, (double)check->above_bytes);
+        human_bandwidth_GBps(b, sizeof b, check->above_busbw_GBps);
         collcalc_findings_add(findings, COLLCALC_SEVERITY_WARNING, "above-line-rate",
                               "check whether the fabric reduces in the switches (NVLS, SHARP), the "
                               "rank count the busbw factor used, and the cluster options",
                               "above the line rate: %s at %s reaches %s busbw, more than the %.0f "
                               "GB/s the path carries without in-network reduction",
                               shown, a, b, line_rate);
-    } else {
+        break;
+    case COLLCALC_VERDICT_HEALTHY:
         collcalc_findings_add(findings, COLLCALC_SEVERITY_INFO, "healthy", NULL,
                               "healthy: large messages reach %.0f%% of the predicted busbw "
                               "(median); median error %.1f%% busbw at >= 1 MiB, %.1f%% time at "
                               "<= 64 KiB",
-                              100.0 * median_ratio, 100.0 * median_busbw, 100.0 * median_time);
+                              100.0 * summary.median_ratio, 100.0 * summary.median_busbw_error,
+                              100.0 * summary.median_time_error);
+        break;
     }
     collcalc_findings_sort(findings);
     doc_text(doc, "%s", "");
     doc_text(doc, "verdict: %s", verdict);
-    if (t->large > 0)
-        doc_text(doc, "median |error| of busbw over %zu rows >= 1 MiB: %.1f%%", t->large,
-                 100.0 * median_busbw);
-    if (t->small > 0)
-        doc_text(doc, "median |error| of time over %zu rows <= 64 KiB: %.1f%%", t->small,
-                 100.0 * median_time);
+    if (check->large_count > 0)
+        doc_text(doc, "median |error| of busbw over %zu rows >= 1 MiB: %.1f%%",
+                 check->large_count, 100.0 * summary.median_busbw_error);
+    if (check->small_count > 0)
+        doc_text(doc, "median |error| of time over %zu rows <= 64 KiB: %.1f%%",
+                 check->small_count, 100.0 * summary.median_time_error);
     doc_text(doc, "%s", "");
     findings_add(doc, findings);
-    bool unhealthy = strcmp(verdict, "healthy") != 0;
+    if (chart_wanted(&charts))
+        code = chart_finish(ctx, &charts, doc,
+                            check_chart(shown, &run, predicted ? predicted_busbw : NULL,
+                                        line_rate));
+    bool unhealthy = summary.verdict != COLLCALC_VERDICT_HEALTHY;
     free(setup);
-    free(t);
+    free(check);
+    free(predicted_busbw);
     collcalc_nccl_tests_run_free(&run);
+    if (code != 0) {
+        doc_free(doc);
+        return code;
+    }
     code = cli_emit(ctx, doc);
     return code == 0 && unhealthy && arg_given(&ctx->args, OPT_STRICT) ? EXIT_VIOLATION : code;
 }

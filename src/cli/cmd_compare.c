@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collcalc/units.h"
+#include "chart.h"
 #include "commands.h"
 #include "human.h"
 #include "report.h"
@@ -102,8 +103,39 @@ static int find_crossovers(collcalc_query *query, const collcalc_algo *algos, in
     return n;
 }
 
+/* Time against size, one series per algorithm, crossovers marked. */
+static plot_chart *algorithms_chart(const collcalc_query *query, const collcalc_algo *algos,
+                                    int algo_count, const uint64_t *sizes, int size_count,
+                                    const crossover *found, int found_count)
+{
+    char title[160];
+    snprintf(title, sizeof title, "%s on %d GPUs: time by message size (alpha-beta)",
+             collcalc_op_title(query->op), query->cluster.gpus);
+    plot_chart *chart = plot_new(title);
+    plot_set_x_axis(chart, "message size (bytes)", PLOT_UNIT_BYTES);
+    plot_set_y_axis(chart, "time (us)", PLOT_UNIT_TIME_US);
+    collcalc_query q = *query;
+    for (int a = 0; a < algo_count; a++) {
+        int series = plot_add_series(chart, collcalc_algo_name(algos[a]), PLOT_LINE);
+        for (int s = 0; s < size_count; s++) {
+            collcalc_result r;
+            q.size_bytes = sizes[s];
+            if (collcalc_model_evaluate(&q, algos[a], &r, NULL) == COLLCALC_OK)
+                plot_add_point(chart, series, (double)sizes[s], r.time_us);
+        }
+    }
+    for (int i = 0; i < found_count; i++) {
+        char label[64];
+        snprintf(label, sizeof label, "%s -> %s", collcalc_algo_name(algos[found[i].from]),
+                 collcalc_algo_name(algos[found[i].to]));
+        plot_add_vmarker(chart, (double)found[i].size_bytes, label);
+    }
+    return chart;
+}
+
 static int compare_algorithms(cli_context *ctx, collcalc_query *query, collcalc_bw_basis basis,
-                              const uint64_t *sizes, int size_count, long layers, long per_layer)
+                              const uint64_t *sizes, int size_count, long layers, long per_layer,
+                              const chart_request *charts)
 {
     collcalc_algo algos[COLLCALC_ALGO_COUNT];
     int algo_count = 0;
@@ -184,6 +216,15 @@ static int compare_algorithms(cli_context *ctx, collcalc_query *query, collcalc_
             doc_text(doc, "  %s is faster below %s (%s bytes), %s from there up",
                      collcalc_algo_name(algos[found[i].from]), human, exact,
                      collcalc_algo_name(algos[found[i].to]));
+        }
+    }
+    if (chart_wanted(charts)) {
+        code = chart_finish(ctx, charts, doc,
+                            algorithms_chart(query, algos, algo_count, sizes, size_count, found,
+                                             found_count));
+        if (code != 0) {
+            doc_free(doc);
+            return code;
         }
     }
     return cli_emit(ctx, doc);
@@ -390,7 +431,12 @@ int cmd_compare(cli_context *ctx)
         return cli_usage_error(ctx, NULL, "%s", diag.message);
     uint64_t sizes[MAX_SWEEP_SIZES];
     int size_count = 0;
-    int code = sizes_expand(ctx, "64KB,1MB,100MB,1GB", 8, 1ULL << 30, sizes, &size_count);
+    chart_request charts;
+    int code = chart_options(ctx, &charts);
+    /* A chart wants a curve: by default every power of two, 1 KiB .. 1 GiB. */
+    if (code == 0)
+        code = sizes_expand(ctx, chart_wanted(&charts) ? "1K..1G" : "64KB,1MB,100MB,1GB", 8,
+                            1ULL << 30, sizes, &size_count);
     long layers = 1, per_layer = 1;
     if (code == 0)
         code = report_repeat(ctx, &layers, &per_layer);
@@ -422,6 +468,10 @@ int cmd_compare(cli_context *ctx)
         if (code == 0)
             code = build_configs(ctx, &spec, configs, &config_count);
         query.tree_efficiency = spec.tree_efficiency;
+        if (code == 0 && chart_wanted(&charts))
+            code = cli_usage_error(ctx, "--plot",
+                                   "charts compare algorithms for now; drop --link/--placement or "
+                                   "the chart");
         if (code == 0)
             code = compare_configs(ctx, &query, spec.basis, configs, config_count, sizes,
                                    size_count, layers, per_layer);
@@ -433,6 +483,7 @@ int cmd_compare(cli_context *ctx)
         code = report_resolve(ctx, &spec, &query.cluster, NULL);
     query.tree_efficiency = spec.tree_efficiency;
     if (code == 0)
-        code = compare_algorithms(ctx, &query, spec.basis, sizes, size_count, layers, per_layer);
+        code = compare_algorithms(ctx, &query, spec.basis, sizes, size_count, layers, per_layer,
+                                  &charts);
     return code;
 }

@@ -90,6 +90,11 @@ static const option_def DEFS[OPT_COUNT] = {
                  "default: inferred from the NVLink bond counts"},
     [OPT_STRICT] = {OPT_STRICT, "strict", NULL, 0, NULL,
                     "exit 3 when a finding is an error (for CI gates)"},
+    [OPT_OUTPUT] = {OPT_OUTPUT, "output", NULL, 'o', "FILE",
+                    "write the result to FILE (replaced if it exists)"},
+    [OPT_NAME] = {OPT_NAME, "name", NULL, 0, "NAME",
+                  "name of the platform written (default: PLATFORM-fitted;\n"
+                  "the platform's own name replaces the preset)"},
     [OPT_COST_MODEL] = {OPT_COST_MODEL, "cost-model", NULL, 0, "M",
                         "nccl (NCCL's tuner and what nccl-tests would print;\n"
                         "the default with --platform) or alpha-beta (the\n"
@@ -180,6 +185,12 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_GPU_MEMORY] = {OPT_GPU_MEMORY, "gpu-memory", NULL, 0, "SIZE",
                         "memory per GPU for the weights check (80GB, 141GB, 192GB);\n"
                         "default: not checked"},
+    [OPT_PLOT] = {OPT_PLOT, "plot", NULL, 0, NULL,
+                  "draw the curves in the terminal (log-log; Unicode when the\n"
+                  "locale is UTF-8, else ASCII)"},
+    [OPT_SVG] = {OPT_SVG, "svg", NULL, 0, "FILE", "write the same chart as a standalone SVG"},
+    [OPT_WIDTH] = {OPT_WIDTH, "width", NULL, 0, "N",
+                   "chart width in columns (default: the terminal's, else 80)"},
     [OPT_FORMAT] = {OPT_FORMAT, "format", NULL, 0, "F", "table (default), json or csv"},
     [OPT_EXPLAIN] = {OPT_EXPLAIN, "explain", NULL, 0, NULL,
                      "show the arithmetic: every phase, its link, steps, bytes,\n"

@@ -53,6 +53,8 @@ typedef enum {
     OPT_STYLE,
     OPT_GPU,
     OPT_STRICT,
+    OPT_OUTPUT,
+    OPT_NAME,
     /* the NCCL-faithful model */
     OPT_COST_MODEL,
     OPT_NCCL_VERSION,
@@ -100,6 +102,9 @@ typedef enum {
     /* output */
     OPT_FORMAT,
     OPT_EXPLAIN,
+    OPT_PLOT,
+    OPT_SVG,
+    OPT_WIDTH,
     OPT_COUNT
 } option_id;
 

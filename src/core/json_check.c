@@ -1,5 +1,6 @@
 /* Strict, typed access to JSON documents on top of cJSON (see json_check.h). */
 #include "json_check.h"
+#include "collcalc/alloc.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -517,15 +518,16 @@ collcalc_status collcalc_json_parse(collcalc_json_ctx *ctx, const char *text, si
     }
 
     /* cJSON wants a NUL-terminated buffer and the caller's text need not
-     * be one. cJSON's allocator, so allocation-failure tests cover it. */
+     * be one. The library's allocator (collcalc/alloc.h), so
+     * allocation-failure tests cover it. */
     size_t body = (size_t)(s.end - s.start);
-    char *copy = cJSON_malloc(body + 1);
+    char *copy = collcalc_mem_malloc(body + 1);
     if (copy == NULL)
         goto out_of_memory;
     memcpy(copy, s.start, body);
     copy[body] = '\0';
     cJSON *root = cJSON_ParseWithOpts(copy, NULL, 1);
-    cJSON_free(copy);
+    collcalc_mem_free(copy);
     if (root == NULL)
         goto out_of_memory; /* the syntax passed the stricter scan above */
     *out_root = root;

@@ -21,6 +21,7 @@
  * Unknown and duplicate keys are errors, so a typo cannot silently fall back
  * to nothing. */
 #include "collcalc/links.h"
+#include "collcalc/alloc.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -238,7 +239,7 @@ collcalc_status collcalc_link_table_builtin(collcalc_link_table **out_table, col
 void collcalc_link_table_free(collcalc_link_table *table)
 {
     if (table != NULL)
-        cJSON_free(table);
+        collcalc_mem_free(table);
 }
 
 size_t collcalc_link_table_count(const collcalc_link_table *table)
@@ -374,7 +375,7 @@ collcalc_status collcalc_link_table_overlay(const collcalc_link_table *base,
         return status;
 
     size_t bytes = offsetof(collcalc_link_table, links) + count * sizeof(collcalc_link);
-    collcalc_link_table *table = cJSON_malloc(bytes);
+    collcalc_link_table *table = collcalc_mem_malloc(bytes);
     if (table == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory merging link tables");
     memset(table, 0, bytes);

@@ -26,6 +26,7 @@
  * Unknown and duplicate keys are errors, so a typo ("kv_head") cannot fall
  * back to a default silently. */
 #include "collcalc/models.h"
+#include "collcalc/alloc.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -369,7 +370,7 @@ collcalc_status collcalc_model_table_overlay(const collcalc_model_table *base,
     size_t capacity = base->count + overlay->count;
     size_t bytes =
         offsetof(collcalc_model_table, models) + capacity * sizeof(collcalc_model_shape);
-    collcalc_model_table *table = cJSON_malloc(bytes);
+    collcalc_model_table *table = collcalc_mem_malloc(bytes);
     if (table == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory overlaying models");
     memset(table, 0, bytes);
@@ -386,7 +387,7 @@ collcalc_status collcalc_model_table_overlay(const collcalc_model_table *base,
             if (k == same || !names_clash(m, &base->models[k], &slot))
                 continue;
             const char *name = collcalc_names_slot(&model_names, m, 0, slot);
-            cJSON_free(table);
+            collcalc_mem_free(table);
             if (slot == 0)
                 return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                           "models[%zu].name: '%s' is already a name or alias "
@@ -402,7 +403,7 @@ collcalc_status collcalc_model_table_overlay(const collcalc_model_table *base,
             continue;
         }
         if (table->count >= COLLCALC_MODELS_MAX) {
-            cJSON_free(table);
+            collcalc_mem_free(table);
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                       "models[%zu]: more than %d models with the built-in ones",
                                       i, COLLCALC_MODELS_MAX);
@@ -434,7 +435,7 @@ size_t collcalc_model_table_replaced_count(const collcalc_model_table *table)
 void collcalc_model_table_free(collcalc_model_table *table)
 {
     if (table != NULL)
-        cJSON_free(table);
+        collcalc_mem_free(table);
 }
 
 size_t collcalc_model_table_count(const collcalc_model_table *table)

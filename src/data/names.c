@@ -1,6 +1,7 @@
 /* Names and aliases of data-table entries: one implementation of the name
  * rules for every loader, so links and platforms cannot drift apart. */
 #include "names.h"
+#include "collcalc/alloc.h"
 
 #include <string.h>
 
@@ -182,9 +183,10 @@ collcalc_status collcalc_names_load_entries(collcalc_json_ctx *ctx, const cJSON 
         collcalc_json_leave(ctx);
         return status;
     }
-    /* cJSON's allocator, like the parse, so one hook covers a whole load. */
+    /* The library's allocator (collcalc/alloc.h), which cJSON's parse uses
+     * too, so one hook covers a whole load. */
     size_t bytes = header_size + count * layout->stride;
-    unsigned char *block = cJSON_malloc(bytes);
+    unsigned char *block = collcalc_mem_malloc(bytes);
     if (block == NULL) {
         collcalc_json_leave(ctx);
         return collcalc_diag_fail(ctx->diag, COLLCALC_ERR_NOMEM, "out of memory loading %zu %s",
@@ -206,7 +208,7 @@ collcalc_status collcalc_names_load_entries(collcalc_json_ctx *ctx, const cJSON 
     }
     collcalc_json_leave(ctx);
     if (status != COLLCALC_OK) {
-        cJSON_free(block);
+        collcalc_mem_free(block);
         return status;
     }
     *out_block = block;

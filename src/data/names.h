@@ -66,7 +66,7 @@ typedef collcalc_status (*collcalc_entry_loader)(collcalc_json_ctx *ctx, const c
 
 /* Loads root[layout->array_key], an array of 1..max_entries elements, into a
  * new zeroed block of header_size + count x layout->stride bytes from
- * cJSON_malloc (free with cJSON_free): entry i starts at header_size + i x
+ * collcalc_mem_malloc (free with collcalc_mem_free): entry i starts at header_size + i x
  * stride. Each element goes through load, then its names are checked
  * unique. On success the caller owns *out_block and fills in the header. */
 collcalc_status collcalc_names_load_entries(collcalc_json_ctx *ctx, const cJSON *root,

@@ -21,6 +21,7 @@
  *         "nvls_tree_correction_blackwell_x86": true, "symmetric_kernels": true,
  *         "blackwell_row": true } ] } */
 #include "collcalc/nccl_model.h"
+#include "collcalc/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,7 +329,7 @@ static collcalc_status parse_table(const char *json_text, size_t json_length, co
     collcalc_status status = collcalc_json_parse(&ctx, json_text, json_length, &root);
     if (status != COLLCALC_OK)
         return status;
-    collcalc_nccl_constants_table *table = calloc(1, sizeof *table);
+    collcalc_nccl_constants_table *table = collcalc_mem_calloc(1, sizeof *table);
     if (table == NULL) {
         cJSON_Delete(root);
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory");
@@ -336,7 +337,7 @@ static collcalc_status parse_table(const char *json_text, size_t json_length, co
     status = load_table(&ctx, root, table);
     cJSON_Delete(root);
     if (status != COLLCALC_OK) {
-        free(table);
+        collcalc_mem_free(table);
         return status;
     }
     *out_table = table;
@@ -359,7 +360,7 @@ collcalc_status collcalc_nccl_constants_builtin(collcalc_nccl_constants_table **
 
 void collcalc_nccl_constants_table_free(collcalc_nccl_constants_table *table)
 {
-    free(table);
+    collcalc_mem_free(table);
 }
 
 size_t collcalc_nccl_constants_count(const collcalc_nccl_constants_table *table)

@@ -5,6 +5,7 @@
  * data/README.md, section nccl.json); where NCCL's search is too intricate
  * to replay, the rule used instead is stated next to it. */
 #include "collcalc/nccl_model.h"
+#include "collcalc/fit.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -384,6 +385,38 @@ collcalc_status collcalc_nccl_hardware_from_platform(const collcalc_platform *pl
     return COLLCALC_OK;
 }
 
+/* A platform's "nccl_fit" (collcalc fit, include/collcalc/fit.h) on the
+ * derived system: the fitted network step latency is what a net plugin
+ * would report as its latency (NCCL adds it per network step, twice for
+ * Simple), the bandwidth efficiency scales every bandwidth NCCL's graph
+ * search reports, and the fabric efficiency replaces the assumed one. */
+collcalc_status collcalc_nccl_system_apply_fit(const collcalc_platform_nccl_fit *fit,
+                                               collcalc_nccl_system *system,
+                                               collcalc_diag *diag)
+{
+    if (fit == NULL || system == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no fit or system");
+    if (!fit->present)
+        return COLLCALC_OK;
+    if (!(fit->latency_inter_us >= 0.0 && fit->latency_inter_us <= 1000.0) ||
+        !(fit->bw_efficiency >= 0.05 && fit->bw_efficiency <= 2.0) ||
+        !(fit->fabric_efficiency == 0.0 ||
+          (fit->fabric_efficiency >= 0.05 && fit->fabric_efficiency <= 1.0)))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "nccl_fit out of range: latency_inter_us 0..1000, "
+                                  "bw_efficiency 0.05..2, fabric_efficiency 0.05..1 or 0");
+    system->latency_inter_us += fit->latency_inter_us;
+    for (int a = 0; a < COLLCALC_NCCL_NUM_ALGOS; a++) {
+        system->graphs[a].bw_intra_GBps *= fit->bw_efficiency;
+        system->graphs[a].bw_inter_GBps *= fit->bw_efficiency;
+    }
+    system->nvlink_bw_GBps *= fit->bw_efficiency;
+    system->pci_bw_GBps *= fit->bw_efficiency;
+    if (fit->fabric_efficiency > 0.0)
+        system->fabric_efficiency = fit->fabric_efficiency;
+    return COLLCALC_OK;
+}
+
 collcalc_status collcalc_nccl_system_from_platform(const collcalc_platform *platform,
                                                    const collcalc_link_table *links, int nodes,
                                                    int gpus_per_node, collcalc_nccl_launch launch,
@@ -395,7 +428,10 @@ collcalc_status collcalc_nccl_system_from_platform(const collcalc_platform *plat
         platform, links, nodes, gpus_per_node, launch, &hardware, diag);
     if (status != COLLCALC_OK)
         return status;
-    return collcalc_nccl_system_derive(&hardware, out_system, diag);
+    status = collcalc_nccl_system_derive(&hardware, out_system, diag);
+    if (status != COLLCALC_OK)
+        return status;
+    return collcalc_nccl_system_apply_fit(&platform->nccl_fit, out_system, diag);
 }
 
 /* The GPU's family word in a preset's gpu text ("H100 SXM" -> "H100"). */

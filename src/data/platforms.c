@@ -27,6 +27,11 @@
  *         "p2p": true,                             optional, default true
  *         "nvswitch": true,                        optional, default = nvls; needs NVLink
  *         "nvlink_links_per_gpu": 18,              optional, 0..64, default 0
+ *         "nccl_fit": {                            optional, written by collcalc fit
+ *           "latency_inter_us": 12.5,              optional, 0..1000, default 0
+ *           "bw_efficiency": 0.93,                 optional, 0.05..2, default 1
+ *           "fabric_efficiency": 0.9,              optional, 0.05..1, default: not fitted
+ *           "source": "..." },                     optional, 1..255 bytes
  *         "sources": {                             optional; each key optional, 1..255 bytes
  *           "topology": "...", "nics": "...", "nvls": "...",
  *           "arch": "...", "transport": "...", "fabric": "..." } } ] }
@@ -38,6 +43,7 @@
  * across the table, ignoring case. Unknown and duplicate keys are errors, so
  * a typo cannot silently fall back to nothing. */
 #include "collcalc/platforms.h"
+#include "collcalc/alloc.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -92,6 +98,14 @@ static const collcalc_json_key platform_keys[] = {
     {"nvswitch", false},
     {"nvlink_links_per_gpu", false},
     {"sources", false},
+    {"nccl_fit", false},
+};
+
+static const collcalc_json_key nccl_fit_keys[] = {
+    {"latency_inter_us", false},
+    {"bw_efficiency", false},
+    {"fabric_efficiency", false},
+    {"source", false},
 };
 
 static const collcalc_json_key source_keys[] = {
@@ -263,6 +277,36 @@ static collcalc_status load_model_inputs(collcalc_json_ctx *ctx, const cJSON *ob
     return COLLCALC_OK;
 }
 
+/* Reads the optional "nccl_fit" object (collcalc fit's values; the ranges
+ * are include/collcalc/platforms.h's). */
+static collcalc_status load_nccl_fit(collcalc_json_ctx *ctx, const cJSON *object,
+                                     collcalc_platform *platform)
+{
+    collcalc_platform_nccl_fit *fit = &platform->nccl_fit;
+    memset(fit, 0, sizeof *fit);
+    fit->bw_efficiency = 1.0;
+    if (!collcalc_json_has(object, "nccl_fit"))
+        return COLLCALC_OK;
+    const cJSON *item = collcalc_json_enter(ctx, object, "nccl_fit");
+    collcalc_status status =
+        collcalc_json_check_object(ctx, item, nccl_fit_keys, COUNT_OF(nccl_fit_keys));
+    if (status == COLLCALC_OK && collcalc_json_has(item, "latency_inter_us"))
+        status = collcalc_json_get_number(ctx, item, "latency_inter_us", 0.0, 1000.0, 0,
+                                          &fit->latency_inter_us);
+    if (status == COLLCALC_OK && collcalc_json_has(item, "bw_efficiency"))
+        status = collcalc_json_get_number(ctx, item, "bw_efficiency", 0.05, 2.0, 0,
+                                          &fit->bw_efficiency);
+    if (status == COLLCALC_OK && collcalc_json_has(item, "fabric_efficiency"))
+        status = collcalc_json_get_number(ctx, item, "fabric_efficiency", 0.05, 1.0, 0,
+                                          &fit->fabric_efficiency);
+    if (status == COLLCALC_OK && collcalc_json_has(item, "source"))
+        status = collcalc_json_get_string_copy(ctx, item, "source", fit->source,
+                                               sizeof fit->source);
+    collcalc_json_leave(ctx);
+    fit->present = status == COLLCALC_OK;
+    return status;
+}
+
 /* Loads one entry of "platforms" (the path already ends in [i]). */
 static collcalc_status load_platform(collcalc_json_ctx *ctx, const cJSON *object,
                                      const collcalc_link_table *links,
@@ -345,6 +389,9 @@ static collcalc_status load_platform(collcalc_json_ctx *ctx, const cJSON *object
         return status;
     }
 
+    status = load_nccl_fit(ctx, object, platform);
+    if (status != COLLCALC_OK)
+        return status;
     if (collcalc_json_has(object, "sources"))
         return load_sources(ctx, object, platform);
     return COLLCALC_OK;
@@ -443,7 +490,7 @@ collcalc_status collcalc_platform_table_overlay(const collcalc_platform_table *b
         return status;
     size_t bytes =
         offsetof(collcalc_platform_table, platforms) + count * sizeof(collcalc_platform);
-    collcalc_platform_table *table = cJSON_malloc(bytes);
+    collcalc_platform_table *table = collcalc_mem_malloc(bytes);
     if (table == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM,
                                   "out of memory merging platform tables");
@@ -494,7 +541,7 @@ collcalc_status collcalc_platform_table_builtin(const collcalc_link_table *links
 void collcalc_platform_table_free(collcalc_platform_table *table)
 {
     if (table != NULL)
-        cJSON_free(table);
+        collcalc_mem_free(table);
 }
 
 size_t collcalc_platform_table_count(const collcalc_platform_table *table)

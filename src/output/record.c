@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plot.h"
 #include "record_internal.h"
 
 /* ---- arena ------------------------------------------------------------ */
@@ -90,9 +91,12 @@ void doc_free(document *doc)
 {
     if (doc == NULL)
         return;
-    for (size_t i = 0; i < doc->item_count; i++)
+    for (size_t i = 0; i < doc->item_count; i++) {
         if (doc->items[i].kind == ITEM_RECORDS)
             free_set(doc->items[i].set);
+        if (doc->items[i].kind == ITEM_CHART)
+            plot_free(doc->items[i].chart);
+    }
     free(doc->items);
     free(doc->query);
     while (doc->arena != NULL) {
@@ -256,7 +260,19 @@ void record_begin(record_set *set)
         set->doc->failed = true;
         return;
     }
-    set->row_count++;
+    set->current = set->row_count++;
+}
+
+/* The row values are set on: the last begun, or the one record_select chose. */
+static record_row *current_row(record_set *set)
+{
+    return &set->rows[set->current];
+}
+
+void record_select(record_set *set, size_t row)
+{
+    if (set != NULL && row < set->row_count)
+        set->current = row;
 }
 
 /* The current row's slot for a column; NULL (and a failed document: a
@@ -269,7 +285,7 @@ static record_value *slot(record_set *set, const char *column, field_kind *out_k
     for (size_t c = 0; c < set->schema->column_count; c++)
         if (strcmp(set->schema->columns[c].name, column) == 0) {
             *out_kind = set->schema->columns[c].kind;
-            return &set->rows[set->row_count - 1].values[c];
+            return &current_row(set)->values[c];
         }
     set->doc->failed = true;
     set->doc->bad_column = column;
@@ -376,6 +392,18 @@ void doc_note(document *doc, const char *format, ...)
     va_start(args, format);
     add_text_item(doc, ITEM_NOTE, format, args);
     va_end(args);
+}
+
+void doc_chart(document *doc, struct plot_chart *chart, int width, bool unicode)
+{
+    doc_item *item = add_item(doc, ITEM_CHART);
+    if (item == NULL) {
+        plot_free(chart);
+        return;
+    }
+    item->chart = chart;
+    item->width = width;
+    item->unicode = unicode;
 }
 
 void records_mark(record_set *set, size_t row, const char *mark)

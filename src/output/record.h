@@ -101,6 +101,8 @@ void record_int(record_set *set, const char *column, long long value);
 void record_number(record_set *set, const char *column, double value);
 void record_set_records(record_set *set, const char *column, record_set *nested);
 size_t record_count(const record_set *set);
+/* Makes row `row` the current one again (to add values to an earlier row). */
+void record_select(record_set *set, size_t row);
 
 /* Lines for people: printed by the table renderer at the point they were
  * added (before, between or after the record lists). Machine formats carry
@@ -118,6 +120,12 @@ void doc_note(document *doc, const char *format, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A chart for people, drawn by the table renderer where it was added (the
+ * document takes ownership; machine formats leave it out: they carry the
+ * same numbers as records). */
+struct plot_chart;
+void doc_chart(document *doc, struct plot_chart *chart, int width, bool unicode);
 
 /* Table options for one record list: a mark column after the last one
  * ("<- fastest") and whether a repeated value in the first column is

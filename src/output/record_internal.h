@@ -20,17 +20,21 @@ struct record_set {
     const record_schema *schema;
     record_row *rows;
     size_t row_count, row_capacity;
+    size_t current; /* the row record_* functions set */
     const char *blank_column; /* table: blank a value equal to the row above's */
     const char *hidden[4];    /* table: columns not shown */
     bool show_table, show_machine;
 };
 
-typedef enum { ITEM_TEXT, ITEM_NOTE, ITEM_RECORDS } item_kind;
+typedef enum { ITEM_TEXT, ITEM_NOTE, ITEM_RECORDS, ITEM_CHART } item_kind;
 
 typedef struct {
     item_kind kind;
-    const char *text;  /* ITEM_TEXT, ITEM_NOTE */
-    record_set *set;   /* ITEM_RECORDS */
+    const char *text;         /* ITEM_TEXT, ITEM_NOTE */
+    record_set *set;          /* ITEM_RECORDS */
+    struct plot_chart *chart; /* ITEM_CHART (owned) */
+    int width;                /* ITEM_CHART: columns */
+    bool unicode;             /* ITEM_CHART */
 } doc_item;
 
 typedef struct {

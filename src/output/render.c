@@ -10,6 +10,7 @@
 
 #include "collcalc/units.h"
 #include "human.h"
+#include "plot.h"
 #include "record_internal.h"
 
 void format_number_exact(char *buffer, size_t size, double value)
@@ -386,6 +387,7 @@ static void render_table(const document *doc, FILE *out)
             if (item->set->show_table)
                 render_set_table(item->set, out);
             break;
+        case ITEM_CHART: plot_terminal(item->chart, out, item->width, item->unicode); break;
         }
     }
 }

@@ -493,7 +493,7 @@ static int take_graph(log_line *l)
         log->graphs_dropped++;
         return 1;
     }
-    collcalc_nccl_graph *graph = &log->graphs[log->graph_count++];
+    collcalc_nccl_log_graph *graph = &log->graphs[log->graph_count++];
     memset(graph, 0, sizeof *graph);
     graph->line = l->line;
     const char *digits = m + 8;
@@ -839,7 +839,7 @@ static void graph_summary(const collcalc_nccl_log *log, char *buf, size_t cap)
     buf[0] = '\0';
     if (log->graph_count == 0)
         return;
-    const collcalc_nccl_graph *g = &log->graphs[0];
+    const collcalc_nccl_log_graph *g = &log->graphs[0];
     snprintf(buf, cap, "; the graph search found %s/%s paths at %.1f GB/s with %d channel%s (line %ld)",
              g->type_intra, g->type_inter, g->bw_intra_GBps, g->channels, g->channels == 1 ? "" : "s",
              g->line);
@@ -891,7 +891,7 @@ static void find_p2p_over_pcie(const collcalc_nccl_log *log, collcalc_findings *
 {
     if (p2p_hops(log) == 0 || log->graph_count == 0 || graph_has_nvlink(log))
         return;
-    const collcalc_nccl_graph *g = &log->graphs[0];
+    const collcalc_nccl_log_graph *g = &log->graphs[0];
     if (strcmp(g->type_intra, "LOC") == 0 || g->type_intra[0] == '\0')
         return;
     collcalc_finding *finding = collcalc_findings_add(

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "collcalc/nccl_tests_reader.h"
+#include "collcalc/alloc.h"
 #include "collcalc/units.h"
 
 #define TOKENS_MAX 48
@@ -465,7 +466,7 @@ collcalc_status collcalc_nccl_tests_reader_create(const collcalc_nccl_tests_read
     if (options->ranks < 0)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "rank count %d is negative",
                                   options->ranks);
-    collcalc_nccl_tests_reader *reader = calloc(1, sizeof *reader);
+    collcalc_nccl_tests_reader *reader = collcalc_mem_calloc(1, sizeof *reader);
     if (reader == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory for the reader");
     reader->options = *options;
@@ -482,16 +483,16 @@ void collcalc_nccl_tests_reader_free(collcalc_nccl_tests_reader *reader)
 {
     if (reader == NULL)
         return;
-    free(reader->run.rows);
-    free(reader->roundings);
-    free(reader);
+    collcalc_mem_free(reader->run.rows);
+    collcalc_mem_free(reader->roundings);
+    collcalc_mem_free(reader);
 }
 
 void collcalc_nccl_tests_run_free(collcalc_nccl_tests_run *run)
 {
     if (run == NULL)
         return;
-    free(run->rows);
+    collcalc_mem_free(run->rows);
     run->rows = NULL;
     run->row_count = 0;
 }
@@ -673,11 +674,11 @@ static collcalc_status store_row(collcalc_nccl_tests_reader *reader,
         size_t capacity = reader->capacity == 0 ? 64 : reader->capacity * 2;
         if (capacity > reader->max_rows)
             capacity = reader->max_rows;
-        collcalc_nccl_tests_read_row *rows = realloc(run->rows, capacity * sizeof *rows);
+        collcalc_nccl_tests_read_row *rows = collcalc_mem_realloc(run->rows, capacity * sizeof *rows);
         if (rows == NULL)
             return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory storing rows");
         run->rows = rows;
-        row_rounding *roundings = realloc(reader->roundings, capacity * sizeof *roundings);
+        row_rounding *roundings = collcalc_mem_realloc(reader->roundings, capacity * sizeof *roundings);
         if (roundings == NULL)
             return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory storing rows");
         reader->roundings = roundings;

@@ -11,6 +11,7 @@
  * PCIe x16 per direction: Gen3 15.75, Gen4 31.5, Gen5 63, Gen6 121 GB/s
  * (128b/130b encoding; data/links.json pcie3..pcie6). */
 #include "collcalc/topo.h"
+#include "collcalc/alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -115,7 +116,7 @@ double collcalc_topo_pair_GBps(const collcalc_topo *topo, int row, int column)
 
 void collcalc_topo_free(collcalc_topo *topo)
 {
-    free(topo);
+    collcalc_mem_free(topo);
 }
 
 /* ------------------------------------------------------------ GPU option */
@@ -1356,7 +1357,7 @@ collcalc_status collcalc_topo_parse(const char *text, size_t length,
     status = check_text(text, length, diag);
     if (status != COLLCALC_OK)
         return status;
-    collcalc_topo *topo = calloc(1, sizeof *topo);
+    collcalc_topo *topo = collcalc_mem_calloc(1, sizeof *topo);
     if (topo == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory for the topo matrix");
     collcalc_findings_init(&topo->advice);
@@ -1369,7 +1370,7 @@ collcalc_status collcalc_topo_parse(const char *text, size_t length,
     if (status == COLLCALC_OK)
         status = check_rows(&reader);
     if (status != COLLCALC_OK) {
-        free(topo);
+        collcalc_mem_free(topo);
         return status;
     }
     topo_analyse(topo, generation, given);

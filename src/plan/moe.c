@@ -18,6 +18,7 @@
  *   cost + the larger byte term; combine also waits on one flag per peer.
  * The hottest GPU decides: the byte terms are multiplied by max/mean. */
 #include "plan_internal.h"
+#include "collcalc/alloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -237,7 +238,8 @@ static int by_load_desc(const void *a, const void *b)
 
 /* Greedy rebalancing (as EPLB does): give the R extra slots one by one to
  * the expert with the highest load per replica, then place replicas
- * heaviest first on the least-loaded GPU with a free slot. Returns max/mean. */
+ * heaviest first on the least-loaded GPU with a free slot. Returns max/mean,
+ * or -1 when out of memory (the caller reports COLLCALC_ERR_NOMEM). */
 static double rebalanced_imbalance(const double *loads, int experts, int redundant, int ep)
 {
     int slots = experts + redundant;
@@ -251,10 +253,10 @@ static double rebalanced_imbalance(const double *loads, int experts, int redunda
                 best = i;
         replicas[best]++;
     }
-    replica *list = malloc((size_t)slots * sizeof *list);
-    double *gpu = calloc((size_t)ep, sizeof *gpu);
-    int *used = calloc((size_t)ep, sizeof *used);
-    double result = 1.0;
+    replica *list = collcalc_mem_malloc((size_t)slots * sizeof *list);
+    double *gpu = collcalc_mem_calloc((size_t)ep, sizeof *gpu);
+    int *used = collcalc_mem_calloc((size_t)ep, sizeof *used);
+    double result = -1.0;
     if (list != NULL && gpu != NULL && used != NULL) {
         int n = 0;
         for (int i = 0; i < experts; i++)
@@ -279,9 +281,9 @@ static double rebalanced_imbalance(const double *loads, int experts, int redunda
                 max = gpu[g];
         result = total > 0 ? max / (total / ep) : 1.0;
     }
-    free(list);
-    free(gpu);
-    free(used);
+    collcalc_mem_free(list);
+    collcalc_mem_free(gpu);
+    collcalc_mem_free(used);
     return result;
 }
 
@@ -494,6 +496,8 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
         r->imbalance_static = static_imbalance(loads, m->routed_experts, ep);
         r->imbalance_rebalanced =
             rebalanced_imbalance(loads, m->routed_experts, q->redundant_experts, ep);
+        if (r->imbalance_rebalanced < 0)
+            return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory rebalancing experts");
         r->imbalance = q->redundant_experts > 0 ? r->imbalance_rebalanced : r->imbalance_static;
     } else {
         r->imbalance_static = r->imbalance_rebalanced = r->imbalance = 1.0;

@@ -3,6 +3,7 @@
  * degrees are divisors of gpus / cp, so a count like 16,384 = 2^14 has a few
  * hundred candidates; each costs a handful of collectives. */
 #include "plan_internal.h"
+#include "collcalc/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -104,11 +105,11 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
         return status;
 
     int n = gpus / cp;
-    int *divs = malloc(SEARCH_DIVISORS_MAX * sizeof *divs);
-    collcalc_plan_result *result = malloc(sizeof *result);
+    int *divs = collcalc_mem_malloc(SEARCH_DIVISORS_MAX * sizeof *divs);
+    collcalc_plan_result *result = collcalc_mem_malloc(sizeof *result);
     if (divs == NULL || result == NULL) {
-        free(divs);
-        free(result);
+        collcalc_mem_free(divs);
+        collcalc_mem_free(result);
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory searching plans");
     }
     size_t nd = divisors(n, divs);
@@ -166,8 +167,8 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
             }
         }
     }
-    free(divs);
-    free(result);
+    collcalc_mem_free(divs);
+    collcalc_mem_free(result);
     if (status != COLLCALC_OK)
         return status;
     *out_count = kept;

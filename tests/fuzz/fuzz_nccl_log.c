@@ -60,7 +60,7 @@ static void check_lists(const collcalc_nccl_log *log)
     }
     require(log->graph_count >= 0 && log->graph_count <= COLLCALC_NCCL_GRAPHS_MAX);
     for (int i = 0; i < log->graph_count; i++) {
-        const collcalc_nccl_graph *g = &log->graphs[i];
+        const collcalc_nccl_log_graph *g = &log->graphs[i];
         require(isfinite(g->bw_intra_GBps) && isfinite(g->bw_inter_GBps));
         require_text(g->type_intra, sizeof g->type_intra);
         require_text(g->type_inter, sizeof g->type_inter);
