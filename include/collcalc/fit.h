@@ -72,6 +72,8 @@ typedef struct {
     bool fitted;         /* false: value is the neutral one and why_not says why */
     double value;        /* rounded as written to the platform file */
     double min_value, max_value;
+    bool at_bound; /* fitted to min_value or max_value: the runs want a value outside the
+                      physical range (a wrong platform, node count or degraded run) */
     char why_not[COLLCALC_TEXT_MAX]; /* "" when fitted */
 } collcalc_fit_parameter;
 

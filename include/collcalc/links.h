@@ -51,7 +51,7 @@ typedef enum {
 /* Which bandwidth figure the model divides by. */
 typedef enum {
     COLLCALC_BW_PER_DIRECTION = 0, /* the honest figure: a ring step sends and receives at once */
-    COLLCALC_BW_HEADLINE           /* the vendor's quoted figure (the seed's worked examples) */
+    COLLCALC_BW_HEADLINE           /* the vendor's quoted figure (the textbook examples) */
 } collcalc_bw_basis;
 
 /* One link. Every figure has a source string (where it comes from); the

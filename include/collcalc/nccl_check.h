@@ -2,8 +2,8 @@
  * one at a time (measured figures beside the model's selected candidate),
  * and the verdict says whether the run is healthy, below expectation, or
  * faster than its path could carry without in-network reduction.
- * The thresholds and why they are what they are: doc/MODEL.md, "check:
- * verdicts". Values only, no I/O. */
+ * The thresholds and why they are what they are: doc/MODEL.md §15.
+ * Values only, no I/O. */
 #ifndef COLLCALC_NCCL_CHECK_H
 #define COLLCALC_NCCL_CHECK_H
 

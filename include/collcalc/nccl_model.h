@@ -1,5 +1,5 @@
 /* The NCCL-faithful model: NCCL's own tuning model (algorithm x protocol
- * cost table, availability rules, selection; doc/MODEL.md section 3) fed
+ * cost table, availability rules, selection; doc/MODEL.md §9-§14) fed
  * with the values NCCL's topology search would produce, plus collcalc's
  * documented corrections where NCCL's model is known to be wrong (the ramp
  * of mid sizes, the launch mode, symmetric-memory kernels, SHM without P2P,
@@ -125,7 +125,7 @@ typedef enum {
 #define COLLCALC_NCCL_TREE_CORRECTION_SIZES 24
 #define COLLCALC_NCCL_SOURCE_MAX 256
 
-/* Version-dependent shapes of the NVLS formulas (doc/MODEL.md section 3;
+/* Version-dependent shapes of the NVLS formulas (doc/MODEL.md §10.3, §12;
  * the history is in data/README.md). */
 typedef enum {
     COLLCALC_NCCL_NVLS_MODEL_2_18 = 0, /* ratio 5/6; latency baseLat + net; NVLSTree linear in N */

@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* Fills *out with the path a collective over every GPU of the topo runs
- * at (doc/MODEL.md, "A topology as the intra link"): one NVSwitch island
+ * at (doc/MODEL.md §18, "A topology as the intra link"): one NVSwitch island
  * holding all GPUs gives the island's per-GPU NVLink bandwidth and the
  * NVLink latency; anything else (several islands, direct NVLink bonds,
  * PCIe) gives the slowest GPU pair's bandwidth, since a ring or tree over

@@ -160,8 +160,23 @@ static const option_use CHECK_READING[] = {
 static const option_group CHECK_GROUPS[] = {
     {"The run", CHECK_READING}, {"The NCCL model", NCCL_MODEL}, {"Tables", TABLES},
     {"Output", OUTPUT_CHART}, {NULL, NULL}};
+static const option_use FIT_READING[] = {
+    {OPT_OP, false, "the collective, when a file does not say"},
+    {OPT_GPUS, false, "the rank count, when a file does not say"},
+    {OPT_PLATFORM, false, "the cluster of every run (default: guessed from the GPU the\n"
+                          "first file names)"},
+    {OPT_NODES, false, "nodes of every run (default: the hosts each file lists)"}, END};
+static const option_use FIT_WRITING[] = {
+    {OPT_OUTPUT, false, "write the platforms overlay to FILE (replaced if it exists) and\n"
+                        "print the fit; without it the overlay goes to stdout"},
+    {OPT_NAME, false, NULL}, END};
+static const option_group FIT_GROUPS[] = {
+    {"The runs", FIT_READING}, {"The platform file", FIT_WRITING}, {"The NCCL model", NCCL_MODEL},
+    {"Tables", TABLES}, {"Output", OUTPUT}, {NULL, NULL}};
 static const option_group PLATFORMS_GROUPS[] = {{"Tables", TABLES}, {"Output", OUTPUT},
                                                 {NULL, NULL}};
+static const option_use COMPLETION_OPTIONS[] = {{OPT_HELP, false, NULL}, END};
+static const option_group COMPLETION_GROUPS[] = {{"Output", COMPLETION_OPTIONS}, {NULL, NULL}};
 
 /* ---- the commands ------------------------------------------------------------ */
 
@@ -248,8 +263,15 @@ static const char *const CHECK_EXAMPLES[] = {
     "collcalc check examples/nccl_allreduce_textbook_excerpt.txt --op allreduce --gpus 8 "
     "--platform hgx-h100",
     NULL};
+static const char *const FIT_EXAMPLES[] = {
+    "collcalc fit examples/nccl_allreduce_p4de_efa_2node.txt --platform aws-p4de --nodes 2",
+    "collcalc fit examples/nccl_allreduce_h100_2node.txt --platform hgx-h100 --nodes 2 --output "
+    "/tmp/collcalc-fitted.json",
+    NULL};
 static const char *const PLATFORMS_EXAMPLES[] = {"collcalc platforms",
                                                  "collcalc platforms --format csv", NULL};
+static const char *const COMPLETION_EXAMPLES[] = {"collcalc completion bash",
+                                                  "collcalc completion zsh", NULL};
 
 #define COLLECTIVE(name, op, summary, examples)                                                   \
     {name, cmd_collective, summary, COLLECTIVE_USAGE, COLLECTIVE_DESCRIPTION, COLLECTIVE_GROUPS,  \
@@ -337,6 +359,18 @@ static const command_spec COMMANDS[] = {
      "verdict: healthy, below-expectation (with the sizes, how far, and what to look\n"
      "at), above-line-rate, or unknown (and what option would help).",
      CHECK_GROUPS, CHECK_EXAMPLES, -1},
+    {"fit", cmd_fit, "calibrate a platform from nccl-tests runs: a platforms file for --platforms",
+     "FILE... [--platform P --nodes N] [--output FILE] [--name NAME] [options]",
+     "Reads one or more nccl-tests runs of one cluster (as check reads them), predicts\n"
+     "every row with NCCL's tuner plus collcalc's corrections, and fits what the\n"
+     "model cannot know: the network's per-step latency (latency_inter_us, from runs\n"
+     "on more than one node), the share of NCCL's per-channel bandwidth the cluster\n"
+     "delivers (bw_efficiency) and the fabric efficiency beyond 2 nodes. Each is\n"
+     "bounded to a physical range; one the runs cannot identify is left out and the\n"
+     "missing sizes are named. Prints each value with its unit and meaning and the\n"
+     "median errors before and after, and writes a platforms overlay (PLATFORM-fitted\n"
+     "by default) with the values in its nccl_fit object.",
+     FIT_GROUPS, FIT_EXAMPLES, -1},
     {"plan", cmd_plan, "check a TP/EP/PP/DP deployment: tiers, per-step communication, rules",
      "--model M --phase P --tokens T --tp N [--ep N --pp N --dp N] --platform P [--nodes N]\n"
      "--model M --tokens T --search --platform P --nodes N",
@@ -370,6 +404,14 @@ static const command_spec COMMANDS[] = {
      "experts, MLA ranks, sliding windows) with the source of every figure in\n"
      "--format json. --model-file FILE adds your own.",
      MODELS_GROUPS, MODELS_EXAMPLES, -1},
+    {"completion", cmd_completion, "a bash or zsh completion script: commands, options, names",
+     "bash|zsh",
+     "Prints a completion script for the shell, generated from this binary's commands,\n"
+     "options and built-in link, platform and model names. Load it for this shell\n"
+     "with: source <(collcalc completion bash); or install it as\n"
+     "share/bash-completion/completions/collcalc (zsh: share/zsh/site-functions/_collcalc),\n"
+     "as 'cmake --install' does.",
+     COMPLETION_GROUPS, COMPLETION_EXAMPLES, -1},
 };
 
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };

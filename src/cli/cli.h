@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-/* Exit codes (PRODUCT.md). */
+/* Exit codes (README.md, "Conventions"). */
 enum {
     CLI_EXIT_OK = 0,
     CLI_EXIT_DATA = 1,      /* bad table, unreadable file, runtime failure */

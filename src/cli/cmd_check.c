@@ -151,7 +151,9 @@ static plot_chart *check_chart(const char *shown, const collcalc_nccl_tests_run 
                                const double *predicted_busbw, double line_rate)
 {
     char title[200];
-    snprintf(title, sizeof title, "%s: busbw measured and predicted", shown);
+    const char *slash = strrchr(shown, '/');
+    snprintf(title, sizeof title, "%s: busbw measured and predicted",
+             slash != NULL ? slash + 1 : shown);
     plot_chart *chart = plot_new(title);
     plot_set_x_axis(chart, "message size (bytes)", PLOT_UNIT_BYTES);
     plot_set_y_axis(chart, "busbw (GB/s)", PLOT_UNIT_GBPS);

@@ -63,7 +63,8 @@ static void add_footer(document *doc, const collcalc_query *query, const collcal
 }
 
 /* With a platform: NCCL's own tuner, its choice and the rivals it beat. */
-static int nccl_answer(cli_context *ctx, collcalc_query *query, const collcalc_cluster_spec *spec)
+static int nccl_answer(cli_context *ctx, collcalc_query *query, const collcalc_cluster_spec *spec,
+                       document *doc, output_format format)
 {
     nccl_setup *setup = malloc(sizeof *setup);
     if (setup == NULL)
@@ -81,22 +82,38 @@ static int nccl_answer(cli_context *ctx, collcalc_query *query, const collcalc_c
         return code;
     }
     bool explain = arg_given(&ctx->args, OPT_EXPLAIN);
-    document *doc = doc_new(ctx->name);
-    report_query(doc, query, spec->basis, 1, 1, true);
-    doc_query_text(doc, "model", "nccl");
-    doc_query_text(doc, "platform", setup->platform->name);
-    doc_query_text(doc, "nccl_version", setup->constants->version);
-    nccl_view_header(doc, query, setup, &prediction);
-    doc_text(doc, "%s", "");
+    if (format == FORMAT_JSON) {
+        report_query(doc, query, spec->basis, 1, 1, true);
+        doc_query_text(doc, "model", "nccl");
+        doc_query_text(doc, "platform", setup->platform->name);
+        doc_query_text(doc, "nccl_version", setup->constants->version);
+    }
+    if (format == FORMAT_TABLE || format == FORMAT_JSON) {
+        nccl_view_header(doc, query, setup, &prediction);
+        doc_text(doc, "%s", "");
+    }
     record_set *set = doc_records(doc, &NCCL_SCHEMA);
     nccl_view_rows(set, &prediction, query->size_bytes, explain);
-    if (!explain)
+    if (!explain && format == FORMAT_TABLE)
         doc_text(doc, "(--explain adds the candidates NCCL cannot run here, and why)");
     free(setup);
-    return cli_emit(ctx, doc);
+    return 0;
 }
 
 int cmd_collective(cli_context *ctx)
+{
+    document *doc = doc_new(ctx->name);
+    if (doc == NULL)
+        return cli_data_error(ctx, NULL, "out of memory");
+    int code = collective_document(ctx, doc, ctx->format);
+    if (code != 0) {
+        doc_free(doc);
+        return code;
+    }
+    return cli_emit(ctx, doc);
+}
+
+int collective_document(cli_context *ctx, document *doc, output_format format)
 {
     const command_spec *spec = ctx->spec;
     collcalc_query query;
@@ -127,7 +144,7 @@ int cmd_collective(cli_context *ctx)
         code = report_resolve(ctx, &cluster_spec, &query.cluster, NULL);
     query.tree_efficiency = cluster_spec.tree_efficiency;
     if (code == 0 && nccl)
-        return nccl_answer(ctx, &query, &cluster_spec);
+        return nccl_answer(ctx, &query, &cluster_spec, doc, format);
     collcalc_result results[COLLCALC_ALGO_COUNT];
     size_t count = 0, fastest = 0;
     if (code == 0)
@@ -136,19 +153,24 @@ int cmd_collective(cli_context *ctx)
         return code;
 
     collcalc_bw_basis basis = cluster_spec.basis;
-    document *doc = doc_new(ctx->name);
-    report_query(doc, &query, basis, layers, per_layer, true);
-    report_header(doc, &query, basis);
-    doc_text(doc, "%s", "");
+    bool people = format == FORMAT_TABLE;
+    if (format == FORMAT_JSON)
+        report_query(doc, &query, basis, layers, per_layer, true);
+    if (people) {
+        report_header(doc, &query, basis);
+        doc_text(doc, "%s", "");
+    }
     record_set *set = doc_records(doc, &RESULT_SCHEMA);
     size_t nccl_best = report_fastest_in_nccl(results, count);
     for (size_t i = 0; i < count; i++) {
         report_result_row(set, &query, &results[i], basis, layers, per_layer, i == fastest);
-        if (count > 1 && i == fastest)
+        if (people && count > 1 && i == fastest)
             records_mark(set, i, "<- fastest");
-        else if (count > 1 && i == nccl_best)
+        else if (people && count > 1 && i == nccl_best)
             records_mark(set, i, "<- fastest NCCL runs");
     }
-    add_footer(doc, &query, results, count, layers, per_layer, arg_given(&ctx->args, OPT_EXPLAIN));
-    return cli_emit(ctx, doc);
+    if (people)
+        add_footer(doc, &query, results, count, layers, per_layer,
+                   arg_given(&ctx->args, OPT_EXPLAIN));
+    return 0;
 }

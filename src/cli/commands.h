@@ -41,6 +41,12 @@ void help_print(FILE *out, const command_spec *spec);
 extern const option_group COLLECTIVE_GROUPS[];
 
 int cmd_collective(cli_context *ctx);
+/* What a collective command answers, as the records of doc (alpha-beta
+ * results, or NCCL's candidates with the NCCL model); the lines for people
+ * and the query object only when format shows them. Returns 0 or an exit
+ * code (after the message). batch calls it once per query line. */
+int collective_document(cli_context *ctx, document *doc, output_format format);
+int cmd_batch(cli_context *ctx);
 int cmd_compare(cli_context *ctx);
 int cmd_sweep(cli_context *ctx);
 int cmd_links(cli_context *ctx);
@@ -49,8 +55,10 @@ int cmd_topo(cli_context *ctx);
 int cmd_diagnose(cli_context *ctx);
 int cmd_models(cli_context *ctx);
 int cmd_check(cli_context *ctx);
+int cmd_fit(cli_context *ctx);
 int cmd_kv(cli_context *ctx);
 int cmd_moe(cli_context *ctx);
 int cmd_plan(cli_context *ctx);
+int cmd_completion(cli_context *ctx);
 
 #endif

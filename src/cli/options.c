@@ -185,6 +185,8 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_GPU_MEMORY] = {OPT_GPU_MEMORY, "gpu-memory", NULL, 0, "SIZE",
                         "memory per GPU for the weights check (80GB, 141GB, 192GB);\n"
                         "default: not checked"},
+    [OPT_FAIL_FAST] = {OPT_FAIL_FAST, "fail-fast", NULL, 0, NULL,
+                       "stop at the first bad line (default: report it, go on)"},
     [OPT_PLOT] = {OPT_PLOT, "plot", NULL, 0, NULL,
                   "draw the curves in the terminal (log-log; Unicode when the\n"
                   "locale is UTF-8, else ASCII)"},
@@ -247,7 +249,11 @@ static void unknown_option(const option_use *accepted, const char *word, size_t 
 bool options_parse(const option_use *accepted, int argc, char **argv, parsed_args *out,
                    parse_error *error)
 {
-    memset(out, 0, sizeof *out);
+    /* values[id][i] is read only for i < count[id]: reset the rest only
+     * (batch parses millions of lines). */
+    memset(out->count, 0, sizeof out->count);
+    memset(out->spelled, 0, sizeof out->spelled);
+    out->positional_count = 0;
     error->message[0] = '\0';
     bool options_done = false;
     for (int i = 1; i < argc; i++) {

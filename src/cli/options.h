@@ -99,6 +99,8 @@ typedef enum {
     OPT_BUDGET,
     OPT_BLOCK_SIZE,
     OPT_GPU_MEMORY,
+    /* batch */
+    OPT_FAIL_FAST,
     /* output */
     OPT_FORMAT,
     OPT_EXPLAIN,

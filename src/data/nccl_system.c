@@ -435,14 +435,27 @@ collcalc_status collcalc_nccl_system_from_platform(const collcalc_platform *plat
 }
 
 /* The GPU's family word in a preset's gpu text ("H100 SXM" -> "H100"). */
+/* The GPU's family word: the first word of the preset's "gpu" that holds a
+ * digit ("A100 SXM4" -> A100, "RTX 2080 Ti" -> 2080, "GB200" -> GB200),
+ * upper-cased; "" when none does ("not stated"). */
 static void family_word(const char *gpu, char *out, size_t size)
 {
-    size_t n = 0;
-    while (gpu[n] != '\0' && gpu[n] != ' ' && n + 1 < size) {
-        out[n] = (char)toupper((unsigned char)gpu[n]);
-        n++;
+    out[0] = '\0';
+    while (*gpu != '\0') {
+        while (*gpu == ' ')
+            gpu++;
+        size_t length = strcspn(gpu, " ");
+        bool digit = false;
+        for (size_t i = 0; i < length; i++)
+            digit = digit || isdigit((unsigned char)gpu[i]);
+        if (digit && length > 0 && length < size) {
+            for (size_t i = 0; i < length; i++)
+                out[i] = (char)toupper((unsigned char)gpu[i]);
+            out[length] = '\0';
+            return;
+        }
+        gpu += length;
     }
-    out[n] = '\0';
 }
 
 const collcalc_platform *collcalc_platform_guess(const collcalc_platform_table *platforms,

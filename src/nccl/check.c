@@ -1,5 +1,5 @@
-/* Verdicts on nccl-tests runs (include/collcalc/nccl_check.h; doc/MODEL.md,
- * "check: verdicts"). */
+/* Verdicts on nccl-tests runs (include/collcalc/nccl_check.h; doc/MODEL.md
+ * §15). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * least squares of a few physical parameters of the NCCL-faithful model
  * against measured rows.
  *
- * Why these parameters (doc/MODEL.md section 3): what the model cannot know
+ * Why these parameters (doc/MODEL.md §9.2, §13): what the model cannot know
  * about a cluster is how long one network step takes on its transport (the
  * latency a net plugin would report: EFA, TCPX/TCPXO and RoCE differ from
  * InfiniBand by tens of microseconds), how much of the per-channel
@@ -446,6 +446,7 @@ collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
         v = v < param_min[k] ? param_min[k] : v > param_max[k] ? param_max[k] : v;
         p[k] = v;
         out->params[k].value = v;
+        out->params[k].at_bound = v <= param_min[k] + 0.5 * q || v >= param_max[k] - 0.5 * q;
     }
     if (!out->params[COLLCALC_FIT_BANDWIDTH].fitted)
         out->params[COLLCALC_FIT_BANDWIDTH].value = 1.0;
@@ -497,10 +498,10 @@ collcalc_status collcalc_fit_platform_json(const collcalc_platform *platform, co
                                   name, COLLCALC_NAME_MAX - 1);
     bool ok = true;
     cJSON *root = cJSON_CreateObject();
-    cJSON *list = root != NULL ? cJSON_AddArrayToObject(root, "platforms") : NULL;
+    cJSON *version = root != NULL ? cJSON_AddNumberToObject(root, "schema_version", 1) : NULL;
+    cJSON *list = version != NULL ? cJSON_AddArrayToObject(root, "platforms") : NULL;
     cJSON *p = cJSON_CreateObject();
-    if (root == NULL || list == NULL || p == NULL ||
-        cJSON_AddNumberToObject(root, "schema_version", 1) == NULL) {
+    if (root == NULL || list == NULL || p == NULL) {
         cJSON_Delete(p);
         cJSON_Delete(root);
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory");

@@ -1,4 +1,4 @@
-/* NCCL's tuning model (doc/MODEL.md section 3; the formulas follow NCCL
+/* NCCL's tuning model (doc/MODEL.md §9-§13; the formulas follow NCCL
  * 2.30.7 src/graph/tuning.cc, with the older shapes selected by the
  * constants' flags, see data/README.md "nccl.json"), then collcalc's
  * corrections to it. Values in, numbers out: no tables, no I/O.
@@ -26,7 +26,7 @@
 /* Launch mode: one thread driving G GPUs issues G kernel launches in a row
  * inside ncclGroupEnd, so a call costs (G-1) extra launches. A CUDA kernel
  * launch costs ~4 us of host time; with G = 8 that makes NCCL's 15 us Ring
- * LL latency ~43 us, the "~3x per call" of doc/MODEL.md section 3 (the A100
+ * LL latency ~43 us, the "~3x per call" of doc/MODEL.md §13 (the A100
  * -g 8 run prints 43.8 us at 32 KiB). */
 #define FIX_LAUNCH_US_PER_GPU 4.0
 
@@ -57,7 +57,7 @@ static const double fix_transport_step_us[COLLCALC_NCCL_NUM_TRANSPORTS] = {
     30.0  /* socket */
 };
 
-/* The ramp (doc/MODEL.md section 3): NCCL's Simple protocol moves data in
+/* The ramp (doc/MODEL.md §13): NCCL's Simple protocol moves data in
  * chunks of 2 MiB per channel (a 4 MiB buffer in NCCL_STEPS = 8 slots, 4
  * slots per chunk), and a call reaches full speed only once every channel
  * has a chunk in flight: a pipeline fill of F = channels x 2 MiB that NCCL's

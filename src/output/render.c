@@ -10,28 +10,13 @@
 
 #include "collcalc/units.h"
 #include "human.h"
+#include "number.h"
 #include "plot.h"
 #include "record_internal.h"
 
 void format_number_exact(char *buffer, size_t size, double value)
 {
-    if (!isfinite(value)) {
-        snprintf(buffer, size, "null");
-        return;
-    }
-    if (value == 0.0) {
-        snprintf(buffer, size, "0");
-        return;
-    }
-    if (fabs(value) < 9007199254740992.0 && value == floor(value)) {
-        snprintf(buffer, size, "%.0f", value);
-        return;
-    }
-    for (int precision = 1; precision <= 17; precision++) {
-        snprintf(buffer, size, "%.*g", precision, value);
-        if (strtod(buffer, NULL) == value)
-            return;
-    }
+    number_format(buffer, size, value); /* number.c: fast, same text as the %.*g loop */
 }
 
 /* ---- machine text of one value --------------------------------------------- */

@@ -1,7 +1,7 @@
 /* Unit tests for KV-cache sizing and transfer (src/plan/kv.c): the
  * must-hold byte counts of issue 9, TP/PP shards, replication and dedup,
  * sliding windows, and the backends against the published transfer-engine
- * figures (validation/kv_transfer_engine_raw_bandwidth.txt). */
+ * figures (the Mooncake README; doc/MODEL.md §19.2). */
 #include "support.h"
 
 #include <math.h>

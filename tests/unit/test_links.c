@@ -25,8 +25,8 @@
 
 /* ---- the built-in table ------------------------------------------------- */
 
-/* Expected figures for every built-in link: the contract with MODEL.md sec. 5
- * and the seed's table. */
+/* Expected figures for every built-in link: the contract with doc/MODEL.md §5-§6
+ * and the textbook table. */
 typedef struct {
     const char *name;
     collcalc_tier tier;
@@ -88,7 +88,7 @@ static void test_builtin_has_every_link(void **state)
             print_error("missing link %s\n", expected_links[i].name);
         assert_non_null(link);
         assert_string_equal(link->name, expected_links[i].name);
-        /* Every figure is sourced and every link explained (MODEL.md sec. 5). */
+        /* Every figure is sourced and every link explained (data/README.md). */
         assert_true(strlen(link->description) > 10);
         assert_true(strlen(link->bw_source) > 10);
         assert_true(strlen(link->headline_source) > 10);
@@ -130,7 +130,7 @@ static double headline(const collcalc_link_table *table, const char *name)
     return collcalc_link_bandwidth_GBps(link, COLLCALC_BW_HEADLINE);
 }
 
-/* The seed's bandwidth-cliff ratios, with --bw-basis headline. */
+/* The textbook bandwidth-cliff ratios, with --bw-basis headline. */
 static void test_seed_ratios(void **state)
 {
     (void)state;
@@ -141,7 +141,7 @@ static void test_seed_ratios(void **state)
     assert_true(fabs(headline(table, "hbm3") / headline(table, "nvlink5") - 1.86) < 0.005);
     assert_true(fabs(headline(table, "hbm3e-b200") / headline(table, "nvlink5") - 4.44) < 0.005);
     assert_true(headline(table, "ib-ndr") / headline(table, "eth100") == 4.0);
-    /* Per direction the NVLink/IB cliff is 18x (MODEL.md sec. 5). */
+    /* Per direction the NVLink/IB cliff is 18x (doc/MODEL.md §5). */
     const collcalc_link *nvl = collcalc_link_table_find(table, "nvlink5");
     const collcalc_link *ndr = collcalc_link_table_find(table, "ib-ndr");
     assert_true(collcalc_link_bandwidth_GBps(nvl, COLLCALC_BW_PER_DIRECTION) /

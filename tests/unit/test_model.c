@@ -177,7 +177,7 @@ static void busbw_factors(void **state)
     assert_close(r.busbw_GBps, 1800.0, 1.0);
 }
 
-/* Steps and busiest-GPU bytes per algorithm (MODEL.md §1, nccl-model.md §3). */
+/* Steps and busiest-GPU bytes per algorithm (doc/MODEL.md §1, §4). */
 static void formulas_per_algorithm(void **state)
 {
     (void)state;

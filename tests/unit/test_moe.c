@@ -1,6 +1,6 @@
 /* Unit tests for MoE dispatch/combine (src/plan/moe.c) and the per-expert
  * count reader (src/plan/loads.c): DeepEP's byte accounting, the published
- * normal-kernel bandwidths (validation/moe_deepep_normal_kernels_h800_cx7.txt)
+ * normal-kernel bandwidths (the DeepEP README; doc/MODEL.md §20.2)
  * and low-latency latencies the calibration reproduces, imbalance and
  * redundant experts, the split-batch timeline, and bad input. */
 #include "support.h"
@@ -111,8 +111,8 @@ static void test_deepep_bytes(void **state)
     assert_close(r.bytes_network, 1024.0 * 56 / 64 * 7408, 1e-12);
 }
 
-/* DeepEP low-latency, 128 tokens per rank, top-8, H800 + CX7 (domain.md
- * sec. 1f [DEEPEP-V1]): dispatch / combine latency in us. */
+/* DeepEP low-latency, 128 tokens per rank, top-8, H800 + CX7 (DeepEP
+ * docs/legacy.md; doc/MODEL.md §20.2): dispatch / combine latency in us. */
 static void test_low_latency_published(void **state)
 {
     (void)state;

@@ -508,7 +508,7 @@ static void test_from_platform(void **state)
 
 /* Two real runs end to end (reader, preset, corrected model): the 8x H100
  * NVLS sweep within 5 % busbw at every size, and the 2-node p4de EFA
- * all-reduce within 10 % of its ~161 us floor (bench/accuracy.c reports
+ * all-reduce within 10 % of its ~161 us floor (bench/accuracy.sh reports
  * every validation file). */
 static void test_validation_runs(void **state)
 {

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "collcalc/links.h"
+#include "collcalc/nccl_model.h"
 #include "collcalc/platforms.h"
 
 /* Asserts that text contains needle, printing both when it does not. */
@@ -60,7 +61,7 @@ static collcalc_platform_table *load_builtin(const collcalc_link_table *links)
 /* ---- the built-in table ------------------------------------------------- */
 
 /* Expected figures for every built-in platform: the contract with
- * reference/domain.md sec. 1 (memory/host "" where the file leaves them out). */
+ * data/platforms.json's sources (memory/host "" where the file leaves them out). */
 typedef struct {
     const char *name;
     const char *alias; /* NULL: none */
@@ -81,6 +82,7 @@ typedef struct {
     int nvlink_links;
 } expected_platform;
 
+#define SM75 COLLCALC_GPU_ARCH_SM75
 #define SM80 COLLCALC_GPU_ARCH_SM80
 #define SM89 COLLCALC_GPU_ARCH_SM89
 #define SM90 COLLCALC_GPU_ARCH_SM90
@@ -92,6 +94,7 @@ typedef struct {
 #define IB COLLCALC_TRANSPORT_IB
 #define ROCE COLLCALC_TRANSPORT_ROCE
 #define EFA COLLCALC_TRANSPORT_EFA
+#define SOCKET COLLCALC_TRANSPORT_SOCKET
 
 static const expected_platform expected_platforms[] = {
     {"dgx-a100", "hgx-a100", 8, "nvlink3", "ib-hdr", 8, "hbm2e", "pcie4", false, SM80, AMD, IB, 1, true, true, 12},
@@ -103,6 +106,7 @@ static const expected_platform expected_platforms[] = {
     {"hgx-b200-xdr", NULL, 8, "nvlink5", "ib-xdr", 8, "hbm3e-b200", "pcie5", true, SM100, CPU_UNKNOWN, IB, 1, true, true, 18},
     {"gb200-nvl72", "nvl72", 72, "nvlink5", "ib-ndr", 72, "hbm3e-b200", "pcie5", true, SM100, ARM, IB, 1, true, true, 18},
     {"l40s-8x-pcie", "g6e.48xlarge", 8, "pcie4", "eth400", 1, "", "pcie4", false, SM89, AMD, EFA, 1, false, false, 0},
+    {"rtx2080ti-2x-pcie3", "2080ti-2x", 2, "pcie3", "eth100", 1, "", "pcie3", false, SM75, INTEL, SOCKET, 1, true, false, 0},
     {"workstation-2gpu-nvlink", "nvlink-bridge", 2, "nvlink-bridge2", "eth100", 1, "", "", false,
      COLLCALC_GPU_ARCH_UNKNOWN, CPU_UNKNOWN, COLLCALC_TRANSPORT_SOCKET, 1, true, false, 2},
     /* Cloud machines (public instance specs; see each entry's sources). */
@@ -183,7 +187,7 @@ static void test_builtin_figures(void **state)
 }
 
 /* Cross-checks with the link table: NVLS only on NVLink boxes, and the
- * multi-node ceilings MODEL.md sec. 2 quotes (8 x 400G = 400 GB/s). */
+ * multi-node ceilings of doc/MODEL.md §3 (8 x 400G = 400 GB/s). */
 static void test_builtin_consistency(void **state)
 {
     const collcalc_link_table *links = *state;
@@ -358,6 +362,32 @@ static void test_minimal_tables_load(void **state)
     assert_true(p->nvls);
     collcalc_platform_table_free(table);
 
+    /* No nccl_fit: not present, neutral values. */
+    assert_int_equal(parse_exact(good[0], strlen(good[0]), links, &table, &diag), COLLCALC_OK);
+    p = collcalc_platform_table_at(table, 0);
+    assert_false(p->nccl_fit.present);
+    assert_true(p->nccl_fit.bw_efficiency == 1.0);
+    assert_true(p->nccl_fit.latency_inter_us == 0.0);
+    assert_true(p->nccl_fit.fabric_efficiency == 0.0);
+    collcalc_platform_table_free(table);
+    /* nccl_fit read with its values; keys optional. */
+    static const char fitted[] = DOC(
+        PLAT("a") ", \"nccl_fit\": {\"latency_inter_us\": 12.5, \"bw_efficiency\": 0.93, "
+                  "\"fabric_efficiency\": 0.9, \"source\": \"collcalc fit of run.txt\"}" END
+        ", " PLAT("b") ", \"nccl_fit\": {}" END);
+    assert_int_equal(parse_exact(fitted, strlen(fitted), links, &table, &diag), COLLCALC_OK);
+    p = collcalc_platform_table_at(table, 0);
+    assert_true(p->nccl_fit.present);
+    assert_true(p->nccl_fit.latency_inter_us == 12.5);
+    assert_true(p->nccl_fit.bw_efficiency == 0.93);
+    assert_true(p->nccl_fit.fabric_efficiency == 0.9);
+    assert_string_equal(p->nccl_fit.source, "collcalc fit of run.txt");
+    p = collcalc_platform_table_at(table, 1);
+    assert_true(p->nccl_fit.present);
+    assert_true(p->nccl_fit.bw_efficiency == 1.0);
+    assert_true(p->nccl_fit.fabric_efficiency == 0.0);
+    collcalc_platform_table_free(table);
+
     /* Aliases and case are resolved to the links' canonical names. */
     assert_int_equal(parse_exact(good[1], strlen(good[1]), links, &table, &diag), COLLCALC_OK);
     p = collcalc_platform_table_at(table, 0);
@@ -393,6 +423,20 @@ typedef struct {
 
 static const bad_case bad_cases[] = {
     {"empty text", "", "not valid JSON: the document is empty"},
+    /* The optional nccl_fit object (collcalc fit). */
+    {"nccl_fit not an object", DOC(PLAT("a") ", \"nccl_fit\": 1" END),
+     "platforms[0].nccl_fit: must be an object"},
+    {"nccl_fit unknown key", DOC(PLAT("a") ", \"nccl_fit\": {\"latency_us\": 1}" END),
+     "platforms[0].nccl_fit"},
+    {"nccl_fit bandwidth too high", DOC(PLAT("a") ", \"nccl_fit\": {\"bw_efficiency\": 2.5}" END),
+     "platforms[0].nccl_fit.bw_efficiency: must be <= 2"},
+    {"nccl_fit negative latency",
+     DOC(PLAT("a") ", \"nccl_fit\": {\"latency_inter_us\": -1}" END),
+     "platforms[0].nccl_fit.latency_inter_us: must be >= 0"},
+    {"nccl_fit fabric zero", DOC(PLAT("a") ", \"nccl_fit\": {\"fabric_efficiency\": 0}" END),
+     "platforms[0].nccl_fit.fabric_efficiency: must be >= 0.05"},
+    {"nccl_fit source empty", DOC(PLAT("a") ", \"nccl_fit\": {\"source\": \"\"}" END),
+     "platforms[0].nccl_fit.source"},
     {"not JSON, with line:col", "{\n  \"schema_version\": 1,\n  \"platforms\": [ }",
      "line 3, column 18: not valid JSON: expected a value"},
     {"truncated", "{\"schema_version\": 1, \"platforms\": [",
@@ -672,10 +716,50 @@ static void test_allocation_failures(void **state)
     assert_true(budget > 100); /* the loop really went through the parse */
 }
 
+/* The preset a run's device lines point at: the GPU family word as a whole
+ * word, the NVLink domain that holds the run's GPUs per host. */
+static void test_guess_from_gpu_model(void **state)
+{
+    collcalc_platform_table *table = load_builtin(*state);
+    static const struct {
+        const char *model;
+        int gpus_per_node;
+        const char *expected; /* NULL: no guess */
+    } cases[] = {
+        {"NVIDIA H100 80GB HBM3", 8, "hgx-h100"},
+        {"NVIDIA A100-SXM4-80GB", 8, "dgx-a100"}, /* a dash ends the family word */
+        {"NVIDIA A100 80GB", 8, "dgx-a100"},
+        {"NVIDIA B200", 8, "hgx-b200"},
+        {"NVIDIA GB200", 4, "gb200-nvl72"}, /* 4 per host fit the 72-GPU domain */
+        {"NVIDIA GeForce RTX 2080 Ti", 2, "rtx2080ti-2x-pcie3"},
+        {"NVIDIA L40S", 8, "l40s-8x-pcie"},
+        {"NVIDIA H1000", 8, NULL}, /* H100 followed by a digit */
+        {"NVIDIA GH100", 8, NULL}, /* H100 inside a word */
+        {"Tesla V100-SXM2-32GB", 8, NULL}, /* no V100 preset */
+        {"", 8, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const collcalc_platform *p =
+            collcalc_platform_guess(table, cases[i].model, cases[i].gpus_per_node);
+        if (cases[i].expected == NULL) {
+            if (p != NULL)
+                fail_msg("%s: guessed %s, expected none", cases[i].model, p->name);
+        } else {
+            if (p == NULL || strcmp(p->name, cases[i].expected) != 0)
+                fail_msg("%s: guessed %s, expected %s", cases[i].model,
+                         p != NULL ? p->name : "none", cases[i].expected);
+        }
+    }
+    assert_null(collcalc_platform_guess(table, NULL, 8));
+    assert_null(collcalc_platform_guess(NULL, "NVIDIA H100", 8));
+    collcalc_platform_table_free(table);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_builtin_loads, setup_links, teardown_links),
+        cmocka_unit_test_setup_teardown(test_guess_from_gpu_model, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_builtin_figures, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_builtin_consistency, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_cloud_network_totals, setup_links, teardown_links),

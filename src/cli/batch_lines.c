@@ -1,0 +1,244 @@
+/* batch's line reader, checks and splitters (batch_lines.h). */
+#include "batch_lines.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { READ_CHUNK = 1 << 20 };
+
+bool batch_reader_init(batch_reader *reader, FILE *in)
+{
+    memset(reader, 0, sizeof *reader);
+    reader->in = in;
+    reader->capacity = BATCH_LINE_MAX + READ_CHUNK;
+    reader->buffer = malloc(reader->capacity + 1);
+    return reader->buffer != NULL;
+}
+
+void batch_reader_free(batch_reader *reader)
+{
+    free(reader->buffer);
+    reader->buffer = NULL;
+}
+
+/* Moves the unread bytes to the front and reads more after them. */
+static void refill(batch_reader *r)
+{
+    if (r->eof || r->error)
+        return;
+    if (r->start > 0) {
+        memmove(r->buffer, r->buffer + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    size_t got = fread(r->buffer + r->end, 1, r->capacity - r->end, r->in);
+    r->end += got;
+    if (got == 0) {
+        if (ferror(r->in))
+            r->error = true;
+        else
+            r->eof = true;
+    }
+}
+
+batch_line_status batch_read_line(batch_reader *r, char **out_text, size_t *out_length)
+{
+    bool too_long = false;
+    for (;;) {
+        char *from = r->buffer + r->start;
+        size_t available = r->end - r->start;
+        char *newline = memchr(from, '\n', available);
+        if (newline != NULL || ((r->eof || r->error) && available > 0)) {
+            size_t length = newline != NULL ? (size_t)(newline - from) : available;
+            r->start += newline != NULL ? length + 1 : length;
+            r->line++;
+            if (too_long || length > BATCH_LINE_MAX)
+                return BATCH_LINE_TOO_LONG;
+            if (length > 0 && from[length - 1] == '\r')
+                length--;
+            from[length] = '\0';
+            *out_text = from;
+            *out_length = length;
+            return BATCH_LINE_OK;
+        }
+        if (r->error)
+            return BATCH_LINE_READ_ERROR;
+        if (r->eof)
+            return too_long ? (r->line++, BATCH_LINE_TOO_LONG) : BATCH_LINE_END;
+        if (available > BATCH_LINE_MAX) {
+            /* Too long: drop what is buffered, keep reading to its end. */
+            too_long = true;
+            r->start = r->end = 0;
+        }
+        refill(r);
+    }
+}
+
+const char *batch_check_text(const char *text, size_t length, char *buffer, size_t size)
+{
+    const unsigned char *c = (const unsigned char *)text;
+    size_t i = 0;
+    /* ASCII eight bytes at a time: no byte >= 0x80 and none zero. */
+    while (i + 8 <= length) {
+        uint64_t word;
+        memcpy(&word, c + i, sizeof word);
+        if ((word & 0x8080808080808080ull) != 0 ||
+            ((word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull) != 0)
+            break;
+        i += 8;
+    }
+    while (i < length) {
+        unsigned char b = c[i];
+        if (b == 0) {
+            snprintf(buffer, size, "a NUL byte at column %zu", i + 1);
+            return buffer;
+        }
+        if (b < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = 0;
+        uint32_t code = 0, min = 0;
+        if (b >= 0xC2 && b <= 0xDF) {
+            n = 1;
+            code = b & 0x1Fu;
+            min = 0x80;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            n = 2;
+            code = b & 0x0Fu;
+            min = 0x800;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            n = 3;
+            code = b & 0x07u;
+            min = 0x10000;
+        }
+        bool valid = n > 0 && i + n < length + 1 && i + n <= length;
+        for (size_t k = 1; valid && k <= n; k++) {
+            if (i + k >= length || (c[i + k] & 0xC0) != 0x80)
+                valid = false;
+            else
+                code = (code << 6) | (c[i + k] & 0x3Fu);
+        }
+        if (valid && (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)))
+            valid = false;
+        if (!valid) {
+            snprintf(buffer, size, "not valid UTF-8 at column %zu", i + 1);
+            return buffer;
+        }
+        i += n + 1;
+    }
+    return NULL;
+}
+
+bool batch_is_blank(const char *text, size_t length)
+{
+    size_t i = 0;
+    while (i < length && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    return i == length || text[i] == '#';
+}
+
+int batch_split_words(char *text, size_t length, char **words, int max, const char **error)
+{
+    int count = 0;
+    size_t i = 0;
+    for (;;) {
+        while (i < length && (text[i] == ' ' || text[i] == '\t'))
+            i++;
+        if (i >= length)
+            return count;
+        if (count >= max) {
+            *error = "too many words";
+            return -1;
+        }
+        char *out = text + i;
+        words[count++] = out;
+        while (i < length && text[i] != ' ' && text[i] != '\t') {
+            char c = text[i];
+            if (c == '\'' || c == '"') {
+                char *close = memchr(text + i + 1, c, length - i - 1);
+                if (close == NULL) {
+                    *error = "a quote is not closed";
+                    return -1;
+                }
+                size_t n = (size_t)(close - (text + i + 1));
+                memmove(out, text + i + 1, n);
+                out += n;
+                i += n + 2;
+            } else {
+                *out++ = c;
+                i++;
+            }
+        }
+        bool end = i >= length;
+        *out = '\0'; /* out <= text + i: never past the word's end */
+        if (end)
+            return count;
+        i++;
+    }
+}
+
+int batch_split_csv(char *text, size_t length, char **fields, int max, const char **error)
+{
+    int count = 0;
+    size_t i = 0;
+    for (;;) {
+        if (count >= max) {
+            *error = "too many fields";
+            return -1;
+        }
+        while (i < length && (text[i] == ' ' || text[i] == '\t'))
+            i++;
+        char *out = text + i;
+        fields[count++] = out;
+        if (i < length && text[i] == '"') {
+            i++;
+            for (;;) {
+                if (i >= length) {
+                    *error = "a quoted field is not closed";
+                    return -1;
+                }
+                if (text[i] == '"') {
+                    if (i + 1 < length && text[i + 1] == '"') {
+                        *out++ = '"';
+                        i += 2;
+                        continue;
+                    }
+                    i++;
+                    break;
+                }
+                *out++ = text[i++];
+            }
+            while (i < length && (text[i] == ' ' || text[i] == '\t'))
+                i++;
+            if (i < length && text[i] != ',') {
+                *error = "text after a quoted field";
+                return -1;
+            }
+        } else {
+            char *last = out;
+            while (i < length && text[i] != ',') {
+                if (text[i] != ' ' && text[i] != '\t')
+                    last = out + 1;
+                *out++ = text[i++];
+            }
+            out = last;
+        }
+        bool end = i >= length;
+        *out = '\0';
+        if (end)
+            return count;
+        i++; /* the comma */
+    }
+}
+
+bool batch_looks_like_csv(const char *text, size_t length)
+{
+    if (memchr(text, ',', length) == NULL)
+        return false;
+    for (size_t i = 0; i + 1 < length; i++)
+        if ((text[i] == ' ' || text[i] == '\t') && text[i + 1] == '-')
+            return false;
+    return true;
+}

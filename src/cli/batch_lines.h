@@ -1,0 +1,59 @@
+/* The input side of `collcalc batch`: lines read in bounded memory, each
+ * checked (no NUL byte, valid UTF-8) and split in place into words (a
+ * query written like the command line) or CSV fields. No allocation per
+ * line; the fuzz target tests/fuzz/fuzz_batch.c drives these directly. */
+#ifndef COLLCALC_CLI_BATCH_LINES_H
+#define COLLCALC_CLI_BATCH_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The longest line batch keeps; a longer one is skipped (and reported). */
+#define BATCH_LINE_MAX 65536
+/* Words of one query line / fields of one CSV row. */
+#define BATCH_WORDS_MAX 128
+
+typedef struct {
+    FILE *in;
+    char *buffer; /* BATCH_LINE_MAX + the read chunk */
+    size_t capacity, start, end;
+    bool eof, error;
+    long line; /* number of the line last returned, from 1 */
+} batch_reader;
+
+typedef enum {
+    BATCH_LINE_OK = 0,   /* *out_text[0..*out_length) is the line, without "\n" or "\r\n" */
+    BATCH_LINE_TOO_LONG, /* longer than BATCH_LINE_MAX: read to its end, dropped */
+    BATCH_LINE_END,      /* no more lines */
+    BATCH_LINE_READ_ERROR
+} batch_line_status;
+
+bool batch_reader_init(batch_reader *reader, FILE *in);
+void batch_reader_free(batch_reader *reader);
+
+/* The next line; the text stays valid (and writable) until the next call.
+ * A NUL is written after it. */
+batch_line_status batch_read_line(batch_reader *reader, char **out_text, size_t *out_length);
+
+/* NULL when the line is fine, else why not ("a NUL byte at column 7",
+ * "not valid UTF-8 at column 3"), written into buffer. */
+const char *batch_check_text(const char *text, size_t length, char *buffer, size_t size);
+
+/* True for a line with nothing to do: blank, or a '#' comment. */
+bool batch_is_blank(const char *text, size_t length);
+
+/* Splits a query line in place on blanks; '...' and "..." group a word
+ * (quotes removed). Returns the word count, or -1 with *error set (an
+ * unclosed quote, more than max words). */
+int batch_split_words(char *text, size_t length, char **words, int max, const char **error);
+
+/* Splits a CSV row in place (RFC 4180 quoting: "a,b", "say ""x"""); blanks
+ * around unquoted fields are trimmed. Returns the field count or -1. */
+int batch_split_csv(char *text, size_t length, char **fields, int max, const char **error);
+
+/* True when the first query line is a CSV header: it has a comma and no
+ * option written as " -x" / " --x". */
+bool batch_looks_like_csv(const char *text, size_t length);
+
+#endif

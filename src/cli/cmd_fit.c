@@ -1,0 +1,440 @@
+/* collcalc fit: reads one or more nccl-tests runs of one cluster, fits the
+ * NCCL-faithful model's network step latency, bandwidth efficiency and
+ * fabric efficiency to them (include/collcalc/fit.h), prints the fit with
+ * its residuals, and writes a platforms overlay (--platforms FILE) whose
+ * "nccl_fit" object the model reads back. Reads the runs the way check
+ * does (src/cli/cmd_check.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collcalc/fit.h"
+#include "collcalc/nccl_tests_reader.h"
+#include "commands.h"
+#include "findings_out.h"
+#include "nccl_setup.h"
+
+static const record_column PARAM_COLUMNS[] = {
+    {"parameter", "parameter", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
+    {"fitted", "fitted", FIELD_BOOL, COLUMN_BOTH, NULL},
+    {"value", "value", FIELD_NUMBER, COLUMN_BOTH, NULL},
+    {"unit", "unit", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"min", "min", FIELD_NUMBER, COLUMN_BOTH, NULL},
+    {"max", "max", FIELD_NUMBER, COLUMN_BOTH, NULL},
+    {"at_bound", "at bound", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"meaning", "meaning", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
+    {"not_fitted_because", "not fitted because", FIELD_TEXT, COLUMN_MACHINE, NULL},
+};
+static const record_schema PARAM_SCHEMA = {
+    "parameters", sizeof PARAM_COLUMNS / sizeof PARAM_COLUMNS[0], PARAM_COLUMNS};
+
+static const record_column RUN_COLUMNS[] = {
+    {"file", "file", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
+    {"op", "op", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"nodes", "nodes", FIELD_INT, COLUMN_BOTH, NULL},
+    {"gpus_per_node", "GPUs/node", FIELD_INT, COLUMN_BOTH, NULL},
+    {"nccl_constants", "NCCL", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"large_rows", "rows >= 1 MiB", FIELD_INT, COLUMN_BOTH, NULL},
+    {"busbw_error_before", "busbw error before", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"busbw_error_after", "busbw error after", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"busbw_error", "median |busbw error|", FIELD_TEXT, COLUMN_TABLE, NULL},
+    {"small_rows", "rows <= 64 KiB", FIELD_INT, COLUMN_BOTH, NULL},
+    {"time_error_before", "time error before", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"time_error_after", "time error after", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"time_error", "median |time error|", FIELD_TEXT, COLUMN_TABLE, NULL},
+};
+static const record_schema RUN_SCHEMA = {"runs", sizeof RUN_COLUMNS / sizeof RUN_COLUMNS[0],
+                                         RUN_COLUMNS};
+
+#define FIT_FILES_MAX POSITIONALS_MAX
+
+typedef struct {
+    collcalc_nccl_tests_reader *reader;
+    int code;
+    collcalc_diag diag;
+    long failed_line;
+} feed_state;
+
+static void feed(void *context, const char *line, size_t length, long number)
+{
+    feed_state *state = context;
+    if (state->code != 0)
+        return;
+    if (collcalc_nccl_tests_reader_feed_line(state->reader, line, length, number, &state->diag) !=
+        COLLCALC_OK) {
+        state->code = EXIT_DATA;
+        state->failed_line = number;
+    }
+}
+
+static const char *shown_path(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+/* One run, as check reads it (--op and --gpus supply what the file does
+ * not say). */
+static int read_run(cli_context *ctx, const char *path, collcalc_nccl_tests_run *run)
+{
+    collcalc_nccl_tests_reader_options options;
+    collcalc_nccl_tests_reader_options_init(&options);
+    const char *op = arg_value(&ctx->args, OPT_OP);
+    collcalc_diag diag;
+    if (op != NULL) {
+        if (collcalc_op_from_name(op, &options.op, &diag) != COLLCALC_OK)
+            return cli_usage_error(ctx, "--op", "%s", diag.message);
+        options.has_op = true;
+    }
+    long ranks = 0;
+    int code = cli_count(ctx, OPT_GPUS, 1, 1L << 20, &ranks);
+    if (code != 0)
+        return code;
+    options.ranks = (int)ranks;
+    feed_state state = {NULL, 0, {{0}}, 0};
+    if (collcalc_nccl_tests_reader_create(&options, &state.reader, &diag) != COLLCALC_OK)
+        return cli_data_error(ctx, NULL, "%s", diag.message);
+    code = read_lines(ctx, path, COLLCALC_NCCL_TESTS_LINE_BYTES, feed, &state);
+    if (code == 0 && state.code != 0)
+        code = cli_data_error(ctx, shown_path(path), "line %ld: %s", state.failed_line,
+                              state.diag.message);
+    if (code == 0 && collcalc_nccl_tests_reader_finish(state.reader, run, &diag) != COLLCALC_OK)
+        code = cli_data_error(ctx, shown_path(path), "%s", diag.message);
+    collcalc_nccl_tests_reader_free(state.reader);
+    return code;
+}
+
+/* The one platform of every run: --platform, else the first run's GPU. */
+static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *first,
+                         const collcalc_platform **out)
+{
+    const collcalc_platform_table *platforms;
+    int code = cli_platforms(ctx, &platforms);
+    if (code != 0)
+        return code;
+    const char *name = arg_value(&ctx->args, OPT_PLATFORM);
+    if (name != NULL) {
+        *out = collcalc_platform_table_find(platforms, name);
+        if (*out == NULL) {
+            const char *names[COLLCALC_PLATFORMS_MAX];
+            size_t n = collcalc_platform_table_count(platforms);
+            for (size_t i = 0; i < n; i++)
+                names[i] = collcalc_platform_table_at(platforms, i)->name;
+            char shown[COLLCALC_ECHO_BUFFER], hint[160];
+            collcalc_echo(shown, sizeof shown, name);
+            collcalc_suggest_text(hint, sizeof hint, name, names, n);
+            return cli_usage_error(ctx, "--platform",
+                                   "unknown platform '%s'%s (see 'collcalc platforms')", shown,
+                                   hint);
+        }
+        return 0;
+    }
+    *out = collcalc_platform_guess(platforms, first->gpu_model, first->ranks_per_host);
+    if (*out == NULL)
+        return cli_usage_error(ctx, "--platform",
+                               "the cluster is not known: give --platform (see 'collcalc "
+                               "platforms')");
+    return 0;
+}
+
+/* Nodes and GPUs per node of one run: --nodes, else the hosts it lists,
+ * else as many full nodes as its ranks need. */
+static int run_shape(cli_context *ctx, const char *path, const collcalc_nccl_tests_run *run,
+                     const collcalc_platform *platform, int *nodes, int *gpus_per_node)
+{
+    long given = 0;
+    int code = cli_count(ctx, OPT_NODES, 1, 1L << 20, &given);
+    if (code != 0)
+        return code;
+    if (run->ranks <= 0)
+        return cli_usage_error(ctx, "--gpus", "%s: the rank count is not known: give --gpus",
+                               shown_path(path));
+    long n = given > 0          ? given
+             : run->hosts > 0 ? run->hosts
+                              : (run->ranks + platform->gpus_per_node - 1) / platform->gpus_per_node;
+    if (run->ranks % n != 0)
+        return cli_usage_error(ctx, "--nodes", "%s: %d ranks do not split evenly over %ld nodes",
+                               shown_path(path), run->ranks, n);
+    *nodes = (int)n;
+    *gpus_per_node = (int)(run->ranks / n);
+    if (*gpus_per_node > platform->gpus_per_node)
+        return cli_usage_error(ctx, "--nodes",
+                               "%s: %d GPUs per node do not fit %s's %d-GPU NVLink domain (give "
+                               "--nodes)",
+                               shown_path(path), *gpus_per_node, platform->name,
+                               platform->gpus_per_node);
+    return 0;
+}
+
+typedef struct {
+    collcalc_nccl_tests_run runs[FIT_FILES_MAX];
+    collcalc_fit_row *rows[FIT_FILES_MAX];
+    collcalc_fit_run fit_runs[FIT_FILES_MAX];
+    nccl_setup setup;
+    int nodes[FIT_FILES_MAX], gpus_per_node[FIT_FILES_MAX];
+    const char *versions[FIT_FILES_MAX]; /* the NCCL constants each run is predicted with */
+    collcalc_fit_result result;
+    size_t count;
+} fit_state;
+
+static void state_free(fit_state *s)
+{
+    if (s == NULL)
+        return;
+    for (size_t i = 0; i < FIT_FILES_MAX; i++) {
+        free(s->rows[i]);
+        collcalc_nccl_tests_run_free(&s->runs[i]);
+    }
+    free(s);
+}
+
+/* The runs as the fit takes them, each predicted on the platform without
+ * its own fit (so the values written are absolute, not a fit of a fit). */
+static int prepare(cli_context *ctx, fit_state *s, const collcalc_platform *base)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        const char *path = ctx->args.positionals[i];
+        collcalc_nccl_tests_run *run = &s->runs[i];
+        collcalc_nccl_func func;
+        if (run->op_source == COLLCALC_NCCL_TESTS_FROM_NONE || !nccl_func_of(run->op, &func))
+            return cli_usage_error(ctx, "--op",
+                                   "%s: the op is not known or not one NCCL's tuner costs: give "
+                                   "--op (all-reduce, all-gather, reduce-scatter, broadcast, "
+                                   "reduce)",
+                                   shown_path(path));
+        int code = run_shape(ctx, path, run, base, &s->nodes[i], &s->gpus_per_node[i]);
+        if (code != 0)
+            return code;
+        collcalc_nccl_launch launch = run->launch == COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS
+                                          ? COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
+                                          : COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
+        code = nccl_setup_build(ctx, base, s->nodes[i], s->gpus_per_node[i],
+                                run->nccl_version[0] ? run->nccl_version : NULL, launch,
+                                &s->setup);
+        if (code != 0)
+            return code;
+        if (run->graph > 0)
+            s->setup.system.cuda_graph = true;
+        s->versions[i] = s->setup.constants->version;
+        s->rows[i] = calloc(run->row_count + 1, sizeof *s->rows[i]);
+        if (s->rows[i] == NULL)
+            return cli_data_error(ctx, NULL, "out of memory");
+        for (size_t r = 0; r < run->row_count; r++) {
+            const collcalc_nccl_tests_measurement *m = &run->rows[r].row.out_of_place;
+            s->rows[i][r].size_bytes = run->rows[r].row.size_bytes;
+            s->rows[i][r].time_us = m->time_us;
+            s->rows[i][r].busbw_GBps = m->busbw_GBps;
+        }
+        collcalc_fit_run *f = &s->fit_runs[i];
+        collcalc_fit_run_init(f);
+        f->rows = s->rows[i];
+        f->row_count = run->row_count;
+        f->func = func;
+        f->system = s->setup.system;
+        f->constants = s->setup.constants;
+        f->options = s->setup.options;
+    }
+    return 0;
+}
+
+static void percent_pair(char *buffer, size_t size, size_t rows, double before, double after)
+{
+    if (rows == 0)
+        snprintf(buffer, size, "-");
+    else
+        snprintf(buffer, size, "%.1f%% -> %.1f%%", 100.0 * before, 100.0 * after);
+}
+
+/* Writes text to path, saying when a file was replaced. */
+static int write_file(cli_context *ctx, const char *path, const char *text)
+{
+    FILE *existing = fopen(path, "r");
+    bool replaced = existing != NULL;
+    if (existing != NULL)
+        fclose(existing);
+    FILE *file = fopen(path, "w");
+    if (file == NULL)
+        return cli_data_error(ctx, path, "cannot write the platform file");
+    bool ok = fputs(text, file) >= 0 && fputc('\n', file) != EOF;
+    ok = fclose(file) == 0 && ok;
+    if (!ok)
+        return cli_data_error(ctx, path, "write error");
+    if (replaced)
+        cli_note(ctx, "%s existed and was replaced", path);
+    return 0;
+}
+
+/* A value at the edge of its range is a sign the runs are not of this
+ * platform (or the node count is wrong, or the run is degraded). */
+static void warn_bounds(cli_context *ctx, const collcalc_fit_result *r)
+{
+    for (int k = 0; k < COLLCALC_FIT_PARAMS; k++) {
+        const collcalc_fit_parameter *p = &r->params[k];
+        if (p->fitted && p->at_bound)
+            cli_warn(ctx,
+                     "%s = %g is at the edge of its physical range %g..%g: check --platform, "
+                     "--nodes and that the run is healthy ('collcalc check')",
+                     p->name, p->value, p->min_value, p->max_value);
+    }
+}
+
+static void add_report(cli_context *ctx, document *doc, const fit_state *s,
+                       const collcalc_platform *platform, const char *name, const char *output)
+{
+    const collcalc_fit_result *r = &s->result;
+    doc_query_text(doc, "platform", platform->name);
+    doc_query_text(doc, "fitted_platform", name);
+    doc_query_text(doc, "output", output);
+    doc_text(doc, "fit of %s's NCCL model to %zu run%s (NCCL's tuner with collcalc's "
+                  "corrections)",
+             platform->name, s->count, s->count == 1 ? "" : "s");
+    doc_text(doc, "%s", "");
+    record_set *params = doc_records(doc, &PARAM_SCHEMA);
+    for (int k = 0; k < COLLCALC_FIT_PARAMS; k++) {
+        const collcalc_fit_parameter *p = &r->params[k];
+        record_begin(params);
+        record_text(params, "parameter", p->name);
+        record_bool(params, "fitted", p->fitted);
+        if (p->fitted)
+            record_number(params, "value", p->value);
+        record_text(params, "unit", p->unit);
+        record_number(params, "min", p->min_value);
+        record_number(params, "max", p->max_value);
+        record_bool(params, "at_bound", p->fitted && p->at_bound);
+        record_text(params, "meaning", p->meaning);
+        record_text(params, "not_fitted_because", p->fitted ? NULL : p->why_not);
+    }
+    doc_text(doc, "%s", "");
+    record_set *runs = doc_records(doc, &RUN_SCHEMA);
+    char text[64];
+    for (size_t i = 0; i <= s->count; i++) {
+        bool total = i == s->count;
+        if (total && s->count == 1)
+            break;
+        const collcalc_fit_residuals *res = total ? &r->total : &r->runs[i];
+        record_begin(runs);
+        record_text(runs, "file", total ? "all runs" : shown_path(ctx->args.positionals[i]));
+        if (!total) {
+            record_text(runs, "op", collcalc_op_name(s->runs[i].op));
+            record_int(runs, "nodes", s->nodes[i]);
+            record_int(runs, "gpus_per_node", s->gpus_per_node[i]);
+            record_text(runs, "nccl_constants", s->versions[i]);
+        }
+        record_int(runs, "large_rows", (long long)res->large_rows);
+        record_int(runs, "small_rows", (long long)res->small_rows);
+        if (res->large_rows > 0) {
+            record_number(runs, "busbw_error_before", res->busbw_error_before);
+            record_number(runs, "busbw_error_after", res->busbw_error_after);
+        }
+        if (res->small_rows > 0) {
+            record_number(runs, "time_error_before", res->time_error_before);
+            record_number(runs, "time_error_after", res->time_error_after);
+        }
+        percent_pair(text, sizeof text, res->large_rows, res->busbw_error_before,
+                     res->busbw_error_after);
+        record_text(runs, "busbw_error", text);
+        percent_pair(text, sizeof text, res->small_rows, res->time_error_before,
+                     res->time_error_after);
+        record_text(runs, "time_error", text);
+    }
+    doc_text(doc, "%s", "");
+    for (int k = 0; k < COLLCALC_FIT_PARAMS; k++)
+        if (!r->params[k].fitted)
+            doc_text(doc, "%s not fitted: %s", r->params[k].name, r->params[k].why_not);
+    warn_bounds(ctx, r);
+    doc_text(doc, "wrote %s: platform '%s' (use it with --platforms %s --platform %s)", output,
+             name, output, name);
+}
+
+int cmd_fit(cli_context *ctx)
+{
+    size_t count = (size_t)ctx->args.positional_count;
+    if (count == 0)
+        return cli_usage_error(ctx, NULL,
+                               "missing the input: one or more nccl-tests output FILEs ('-' for "
+                               "standard input)");
+    const char *output = arg_value(&ctx->args, OPT_OUTPUT);
+    if (output == NULL && ctx->format != FORMAT_TABLE)
+        return cli_usage_error(ctx, "--format",
+                               "without --output the platform file is what fit prints; give "
+                               "--output FILE to get the report in this format");
+    fit_state *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return cli_data_error(ctx, NULL, "out of memory");
+    s->count = count;
+    int code = 0;
+    for (size_t i = 0; i < count && code == 0; i++)
+        code = read_run(ctx, ctx->args.positionals[i], &s->runs[i]);
+    const collcalc_platform *platform = NULL;
+    if (code == 0)
+        code = find_platform(ctx, &s->runs[0], &platform);
+    /* The platform without any earlier fit: what the new one replaces. */
+    collcalc_platform base;
+    if (code == 0) {
+        base = *platform;
+        memset(&base.nccl_fit, 0, sizeof base.nccl_fit);
+        base.nccl_fit.bw_efficiency = 1.0;
+        code = prepare(ctx, s, &base);
+    }
+    char name[COLLCALC_NAME_MAX];
+    const char *given_name = arg_value(&ctx->args, OPT_NAME);
+    if (code == 0) {
+        if (given_name == NULL && strlen(platform->name) + strlen("-fitted") >= sizeof name)
+            code = cli_usage_error(ctx, "--name", "'%s-fitted' is too long for a platform name: "
+                                                  "give --name",
+                                   platform->name);
+        else
+            snprintf(name, sizeof name, "%s", given_name != NULL ? given_name : platform->name);
+        if (code == 0 && given_name == NULL)
+            snprintf(name, sizeof name, "%s-fitted", platform->name);
+        if (code == 0 && given_name != NULL && strlen(given_name) >= sizeof name)
+            code = cli_usage_error(ctx, "--name", "a platform name has at most %d characters",
+                                   COLLCALC_NAME_MAX - 1);
+    }
+    collcalc_diag diag;
+    if (code == 0 && collcalc_fit(s->fit_runs, count, &s->result, &diag) != COLLCALC_OK)
+        code = cli_data_error(ctx, NULL, "%s", diag.message);
+    char *json = NULL;
+    if (code == 0) {
+        collcalc_platform_nccl_fit values = s->result.values;
+        size_t used = (size_t)snprintf(values.source, sizeof values.source, "collcalc fit of");
+        for (size_t i = 0; i < count && used < sizeof values.source; i++)
+            used += (size_t)snprintf(values.source + used, sizeof values.source - used, "%s %s",
+                                     i == 0 ? "" : ",", shown_path(ctx->args.positionals[i]));
+        if (collcalc_fit_platform_json(platform, name, &values, &json, &diag) != COLLCALC_OK)
+            code = cli_usage_error(ctx, "--name", "%s", diag.message);
+    }
+    /* The file must load as --platforms does. */
+    const collcalc_link_table *links = NULL;
+    if (code == 0)
+        code = cli_links(ctx, &links);
+    if (code == 0) {
+        collcalc_platform_table *check = NULL;
+        if (collcalc_platform_table_parse_named(json, strlen(json), "fitted platform", links,
+                                                &check, &diag) != COLLCALC_OK)
+            code = cli_usage_error(ctx, "--name", "%s", diag.message);
+        collcalc_platform_table_free(check);
+    }
+    if (code == 0 && output == NULL) {
+        fputs(json, ctx->out);
+        fputc('\n', ctx->out);
+        const collcalc_fit_residuals *t = &s->result.total;
+        cli_note(ctx, "fitted %s: median |busbw error| >= 1 MiB %.1f%% -> %.1f%%, |time "
+                      "error| <= 64 KiB %.1f%% -> %.1f%% (--output FILE for the report)",
+                 name, 100.0 * t->busbw_error_before, 100.0 * t->busbw_error_after,
+                 100.0 * t->time_error_before, 100.0 * t->time_error_after);
+        warn_bounds(ctx, &s->result);
+        collcalc_fit_text_free(json);
+        state_free(s);
+        return 0;
+    }
+    if (code == 0)
+        code = write_file(ctx, output, json);
+    collcalc_fit_text_free(json);
+    if (code != 0) {
+        state_free(s);
+        return code;
+    }
+    document *doc = doc_new(ctx->name);
+    add_report(ctx, doc, s, platform, name, output);
+    state_free(s);
+    return cli_emit(ctx, doc);
+}

@@ -1,0 +1,233 @@
+/* The shortest decimal text that reads back to the same double, fast
+ * (number.h). Exactly what the reference loop prints ("%.*g" for the
+ * smallest precision 1..17 whose strtod() gives the value back), computed
+ * with 128-bit integer arithmetic for the magnitudes collcalc prints
+ * (1e-6 .. 2^53); anything else takes the reference loop itself.
+ * tests/unit/test_cli_number.c compares the two over millions of values. */
+#include "number.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint64_t POW10[20] = {1ull,
+                                   10ull,
+                                   100ull,
+                                   1000ull,
+                                   10000ull,
+                                   100000ull,
+                                   1000000ull,
+                                   10000000ull,
+                                   100000000ull,
+                                   1000000000ull,
+                                   10000000000ull,
+                                   100000000000ull,
+                                   1000000000000ull,
+                                   10000000000000ull,
+                                   100000000000000ull,
+                                   1000000000000000ull,
+                                   10000000000000000ull,
+                                   100000000000000000ull,
+                                   1000000000000000000ull,
+                                   10000000000000000000ull};
+
+static size_t put_u64(char *out, uint64_t value)
+{
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    for (size_t i = 0; i < n; i++)
+        out[i] = digits[n - 1 - i];
+    return n;
+}
+
+size_t number_format_reference(char *buffer, size_t size, double value)
+{
+    if (!isfinite(value))
+        return (size_t)snprintf(buffer, size, "null");
+    if (value == 0.0)
+        return (size_t)snprintf(buffer, size, "0");
+    if (fabs(value) < 9007199254740992.0 && value == floor(value))
+        return (size_t)snprintf(buffer, size, "%.0f", value);
+    int length = 0;
+    for (int precision = 1; precision <= 17; precision++) {
+        length = snprintf(buffer, size, "%.*g", precision, value);
+        if (strtod(buffer, NULL) == value)
+            break;
+    }
+    return length > 0 ? (size_t)length : 0;
+}
+
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
+
+/* The p-digit rounding of X = Q + R / 2^t (Q has 17 digits), half to even
+ * on the exact value, as printf rounds. */
+static uint64_t round_to(uint64_t q17, u128 rem, int t, int p)
+{
+    if (p == 17) {
+        u128 half = (u128)1 << (t - 1);
+        bool up = rem > half || (rem == half && (q17 & 1) != 0);
+        return q17 + (up ? 1 : 0);
+    }
+    uint64_t d = POW10[17 - p];
+    uint64_t q = q17 / d, r = q17 % d, half = d / 2;
+    bool up = r > half || (r == half && (rem != 0 || (q & 1) != 0));
+    return q + (up ? 1 : 0);
+}
+
+/* Does c (in units of the 17-digit scale) read back as the value
+ * X = Q + R / 2^t whose half-ulp in those units is 10^s0 / 2^(t+1)? */
+static bool reads_back(uint64_t c, uint64_t q17, u128 rem, int t, int s0, bool even,
+                       bool narrow_below)
+{
+    i128 delta = (i128)c - (i128)q17;
+    if (delta > 16 || delta < -16)
+        return false; /* the half-ulp is at most about 11 units */
+    /* In units of 2^-(t+2): diff = (c - Q) 2^(t+2) - 4R; the half-ulps are
+     * 2 x 10^s0 above and below (10^s0 below a power of two). */
+    i128 diff = delta * ((i128)1 << (t + 2)) - (i128)(rem * 4);
+    i128 up = (i128)2 * (i128)POW10[s0 > 19 ? 19 : s0];
+    if (s0 > 19)
+        up *= (i128)POW10[s0 - 19];
+    i128 down = narrow_below ? up / 2 : up;
+    if (diff > 0)
+        return even ? diff <= up : diff < up;
+    if (diff < 0)
+        return even ? -diff <= down : -diff < down;
+    return true;
+}
+
+/* "%.*g" of the p-digit decimal n x 10^(k - p + 1) (n has p digits). */
+static size_t put_g(char *out, bool negative, uint64_t n, int p, int k)
+{
+    char digits[24];
+    size_t count = put_u64(digits, n);
+    while (count > 1 && digits[count - 1] == '0')
+        count--;
+    size_t at = 0;
+    if (negative)
+        out[at++] = '-';
+    if (k < -4 || k >= p) {
+        out[at++] = digits[0];
+        if (count > 1) {
+            out[at++] = '.';
+            memcpy(out + at, digits + 1, count - 1);
+            at += count - 1;
+        }
+        out[at++] = 'e';
+        int e = k;
+        out[at++] = e < 0 ? '-' : '+';
+        if (e < 0)
+            e = -e;
+        if (e < 10)
+            out[at++] = '0';
+        at += put_u64(out + at, (uint64_t)e);
+        return at;
+    }
+    if (k < 0) {
+        out[at++] = '0';
+        out[at++] = '.';
+        for (int i = 0; i < -k - 1; i++)
+            out[at++] = '0';
+        memcpy(out + at, digits, count);
+        return at + count;
+    }
+    size_t whole = (size_t)k + 1;
+    for (size_t i = 0; i < whole; i++)
+        out[at++] = i < count ? digits[i] : '0';
+    if (count > whole) {
+        out[at++] = '.';
+        memcpy(out + at, digits + whole, count - whole);
+        at += count - whole;
+    }
+    return at;
+}
+
+size_t number_format(char *buffer, size_t size, double value)
+{
+    char text[40];
+    size_t length = 0;
+    double magnitude = fabs(value);
+    if (!(magnitude >= 1e-6 && magnitude < 9007199254740992.0) || size < sizeof text)
+        return number_format_reference(buffer, size, value);
+    bool negative = value < 0;
+    if (magnitude == floor(magnitude)) {
+        if (negative)
+            text[length++] = '-';
+        length += put_u64(text + length, (uint64_t)magnitude);
+        memcpy(buffer, text, length);
+        buffer[length] = '\0';
+        return length;
+    }
+    uint64_t bits;
+    memcpy(&bits, &magnitude, sizeof bits);
+    int biased = (int)(bits >> 52);
+    uint64_t m = (bits & ((1ull << 52) - 1)) | (1ull << 52);
+    int t = 1075 - biased; /* magnitude = m / 2^t; non-integer below 2^53: t >= 1 */
+    if (t < 1 || t > 120)
+        return number_format_reference(buffer, size, value);
+    /* k = floor(log10(magnitude)), fixed so that Q has 17 digits. */
+    int k = (int)floor((double)(52 - t) * 0.30102999566398120);
+    uint64_t q17 = 0;
+    u128 rem = 0;
+    int s0 = 0;
+    for (int tries = 0; tries < 4; tries++) {
+        s0 = 16 - k;
+        if (s0 < 1 || s0 > 22)
+            return number_format_reference(buffer, size, value);
+        u128 scale = s0 > 19 ? (u128)POW10[19] * POW10[s0 - 19] : (u128)POW10[s0];
+        u128 x = (u128)m * scale;
+        u128 q = x >> t;
+        rem = x & (((u128)1 << t) - 1);
+        if (q < POW10[16]) {
+            k--;
+            continue;
+        }
+        if (q >= POW10[17]) {
+            k++;
+            continue;
+        }
+        q17 = (uint64_t)q;
+        break;
+    }
+    if (q17 == 0)
+        return number_format_reference(buffer, size, value);
+    bool even = (m & 1) == 0;
+    bool narrow_below = m == (1ull << 52) && biased > 1;
+    /* Trailing zeros / nines of Q above its last two digits: a precision
+     * dropping j >= 3 digits can read back only through them. */
+    int zeros = 0, nines = 0;
+    {
+        uint64_t upper = q17 / 100;
+        for (uint64_t u = upper; zeros < 15 && u % 10 == 0; u /= 10)
+            zeros++;
+        for (uint64_t u = upper; nines < 15 && u % 10 == 9; u /= 10)
+            nines++;
+    }
+    unsigned last2 = (unsigned)(q17 % 100);
+    for (int p = 1; p <= 17; p++) {
+        int j = 17 - p;
+        if (j >= 3 && !((j - 2 <= zeros && last2 <= 16) || (j - 2 <= nines && last2 >= 83)))
+            continue;
+        uint64_t n = round_to(q17, rem, t, p);
+        uint64_t c = n * POW10[j];
+        if (!reads_back(c, q17, rem, t, s0, even, narrow_below))
+            continue;
+        int kk = k;
+        if (n == POW10[p]) { /* 9.99 -> 10.0: one more decimal place up */
+            n /= 10;
+            kk++;
+        }
+        length = put_g(text, negative, n, p, kk);
+        memcpy(buffer, text, length);
+        buffer[length] = '\0';
+        return length;
+    }
+    return number_format_reference(buffer, size, value);
+}

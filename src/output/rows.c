@@ -1,0 +1,295 @@
+/* Rows straight into an output buffer (rows.h): no stdio call per field,
+ * no allocation per row once the buffers have grown. */
+#include "rows.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "number.h"
+#include "record_internal.h"
+
+bool row_buffer_init(row_buffer *buffer, FILE *out, size_t capacity)
+{
+    memset(buffer, 0, sizeof *buffer);
+    buffer->out = out;
+    buffer->data = malloc(capacity);
+    buffer->capacity = buffer->data != NULL ? capacity : 0;
+    buffer->failed = buffer->data == NULL;
+    return !buffer->failed;
+}
+
+bool row_buffer_flush(row_buffer *buffer)
+{
+    if (buffer->out == NULL || buffer->used == 0)
+        return !buffer->failed;
+    if (!buffer->failed && fwrite(buffer->data, 1, buffer->used, buffer->out) != buffer->used)
+        buffer->failed = true;
+    buffer->used = 0;
+    return !buffer->failed;
+}
+
+void row_buffer_free(row_buffer *buffer)
+{
+    free(buffer->data);
+    memset(buffer, 0, sizeof *buffer);
+}
+
+/* Room for n more bytes: flush, or grow a memory buffer. */
+static bool reserve(row_buffer *b, size_t n)
+{
+    if (b->capacity - b->used >= n)
+        return true;
+    if (b->out != NULL) {
+        row_buffer_flush(b);
+        if (b->capacity >= n)
+            return !b->failed;
+    }
+    size_t capacity = b->capacity ? b->capacity : 256;
+    while (capacity - b->used < n)
+        capacity *= 2;
+    char *bigger = realloc(b->data, capacity);
+    if (bigger == NULL) {
+        b->failed = true;
+        return false;
+    }
+    b->data = bigger;
+    b->capacity = capacity;
+    return true;
+}
+
+static void put(row_buffer *b, const char *text, size_t n)
+{
+    if (reserve(b, n)) {
+        memcpy(b->data + b->used, text, n);
+        b->used += n;
+    }
+}
+
+static void put_char(row_buffer *b, char c)
+{
+    if (b->used < b->capacity || reserve(b, 1))
+        b->data[b->used++] = c;
+}
+
+static void put_text(row_buffer *b, const char *text)
+{
+    put(b, text, strlen(text));
+}
+
+static void put_integer(row_buffer *b, long long value)
+{
+    char digits[24];
+    size_t n = 0;
+    unsigned long long magnitude = value < 0 ? 0ull - (unsigned long long)value
+                                             : (unsigned long long)value;
+    do {
+        digits[sizeof digits - 1 - n++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude != 0);
+    if (value < 0)
+        digits[sizeof digits - 1 - n++] = '-';
+    put(b, digits + sizeof digits - n, n);
+}
+
+/* A row repeats values (time_us and total_time_us; phase after phase):
+ * the last few texts are kept, keyed by the bits of the double. */
+typedef struct {
+    uint64_t bits[8];
+    char text[8][40];
+    unsigned char length[8];
+    unsigned next;
+} number_cache;
+
+static void put_number(row_buffer *b, number_cache *cache, double value)
+{
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    for (unsigned i = 0; i < 8; i++)
+        if (cache->length[i] != 0 && cache->bits[i] == bits) {
+            put(b, cache->text[i], cache->length[i]);
+            return;
+        }
+    unsigned slot = cache->next++ & 7;
+    size_t n = number_format(cache->text[slot], sizeof cache->text[slot], value);
+    cache->bits[slot] = bits;
+    cache->length[slot] = (unsigned char)n;
+    put(b, cache->text[slot], n);
+}
+
+static void json_text(row_buffer *b, const char *text)
+{
+    static const char HEX[] = "0123456789abcdef";
+    put_char(b, '"');
+    const unsigned char *c = (const unsigned char *)text;
+    for (;;) {
+        const unsigned char *run = c;
+        while (*c >= 0x20 && *c != '"' && *c != '\\')
+            c++;
+        put(b, (const char *)run, (size_t)(c - run));
+        if (*c == '\0')
+            break;
+        char escape[6] = {'\\', 0, 0, 0, 0, 0};
+        size_t n = 2;
+        switch (*c) {
+        case '"': escape[1] = '"'; break;
+        case '\\': escape[1] = '\\'; break;
+        case '\n': escape[1] = 'n'; break;
+        case '\r': escape[1] = 'r'; break;
+        case '\t': escape[1] = 't'; break;
+        default:
+            memcpy(escape + 1, "u00", 3);
+            escape[4] = HEX[*c >> 4];
+            escape[5] = HEX[*c & 15];
+            n = 6;
+        }
+        put(b, escape, n);
+        c++;
+    }
+    put_char(b, '"');
+}
+
+static void csv_field_text(row_buffer *b, const char *text, size_t length)
+{
+    if (memchr(text, ',', length) == NULL && memchr(text, '"', length) == NULL &&
+        memchr(text, '\n', length) == NULL && memchr(text, '\r', length) == NULL) {
+        put(b, text, length);
+        return;
+    }
+    put_char(b, '"');
+    for (size_t i = 0; i < length; i++) {
+        if (text[i] == '"')
+            put_char(b, '"');
+        put_char(b, text[i]);
+    }
+    put_char(b, '"');
+}
+
+static void json_set(row_buffer *b, number_cache *cache, const record_set *set);
+
+static void json_value(row_buffer *b, number_cache *cache, field_kind kind, const record_value *v)
+{
+    if (!v->present) {
+        put(b, "null", 4);
+        return;
+    }
+    switch (kind) {
+    case FIELD_TEXT: json_text(b, v->as.text); return;
+    case FIELD_BOOL: put_text(b, v->as.flag ? "true" : "false"); return;
+    case FIELD_INT: put_integer(b, v->as.integer); return;
+    case FIELD_RECORDS: json_set(b, cache, v->as.records); return;
+    default: put_number(b, cache, v->as.number); return;
+    }
+}
+
+/* The machine fields of a row, comma-separated, as "name":value. */
+static void json_fields(row_buffer *b, number_cache *cache, const record_set *set, size_t r,
+                        bool first)
+{
+    for (size_t c = 0; c < set->schema->column_count; c++) {
+        const record_column *column = &set->schema->columns[c];
+        if (!(column->flags & COLUMN_MACHINE))
+            continue;
+        if (!first)
+            put_char(b, ',');
+        first = false;
+        json_text(b, column->name);
+        put_char(b, ':');
+        json_value(b, cache, column->kind, &set->rows[r].values[c]);
+    }
+}
+
+static void json_set(row_buffer *b, number_cache *cache, const record_set *set)
+{
+    put_char(b, '[');
+    for (size_t r = 0; r < set->row_count; r++) {
+        if (r > 0)
+            put_char(b, ',');
+        put_char(b, '{');
+        json_fields(b, cache, set, r, true);
+        put_char(b, '}');
+    }
+    put_char(b, ']');
+}
+
+static void csv_value(row_buffer *b, row_buffer *scratch, number_cache *cache, field_kind kind,
+                      const record_value *v)
+{
+    if (!v->present)
+        return;
+    switch (kind) {
+    case FIELD_TEXT: csv_field_text(b, v->as.text, strlen(v->as.text)); return;
+    case FIELD_BOOL: put_text(b, v->as.flag ? "true" : "false"); return;
+    case FIELD_INT: put_integer(b, v->as.integer); return;
+    case FIELD_RECORDS:
+        /* A nested list goes into one CSV field as its JSON text. */
+        scratch->used = 0;
+        json_set(scratch, cache, v->as.records);
+        if (scratch->failed)
+            b->failed = true;
+        else
+            csv_field_text(b, scratch->data, scratch->used);
+        return;
+    default: put_number(b, cache, v->as.number); return;
+    }
+}
+
+const record_schema *rows_schema(const document *doc)
+{
+    for (size_t i = 0; doc != NULL && i < doc->item_count; i++)
+        if (doc->items[i].kind == ITEM_RECORDS && doc->items[i].set->show_machine)
+            return doc->items[i].set->schema;
+    return NULL;
+}
+
+void rows_csv_header(row_buffer *buffer, const char *lead, const record_schema *schema)
+{
+    put_text(buffer, lead);
+    for (size_t c = 0; c < schema->column_count; c++)
+        if (schema->columns[c].flags & COLUMN_MACHINE) {
+            put_char(buffer, ',');
+            put_text(buffer, schema->columns[c].name);
+        }
+    put_char(buffer, '\n');
+}
+
+long rows_write(row_buffer *buffer, const document *doc, output_format format, const char *lead,
+                long long lead_value)
+{
+    if (doc_failed(doc))
+        return -1;
+    static row_buffer scratch; /* the nested JSON of a CSV field; grows once */
+    number_cache cache;
+    memset(cache.length, 0, sizeof cache.length);
+    cache.next = 0;
+    long rows = 0;
+    for (size_t i = 0; i < doc->item_count; i++) {
+        const doc_item *item = &doc->items[i];
+        if (item->kind != ITEM_RECORDS || !item->set->show_machine)
+            continue;
+        const record_set *set = item->set;
+        for (size_t r = 0; r < set->row_count; r++, rows++) {
+            if (format == FORMAT_CSV) {
+                put_integer(buffer, lead_value);
+                for (size_t c = 0; c < set->schema->column_count; c++) {
+                    const record_column *column = &set->schema->columns[c];
+                    if (!(column->flags & COLUMN_MACHINE))
+                        continue;
+                    put_char(buffer, ',');
+                    csv_value(buffer, &scratch, &cache, column->kind, &set->rows[r].values[c]);
+                }
+            } else {
+                put_char(buffer, '{');
+                json_text(buffer, lead);
+                put_char(buffer, ':');
+                put_integer(buffer, lead_value);
+                json_fields(buffer, &cache, set, r, false);
+                put_char(buffer, '}');
+            }
+            put_char(buffer, '\n');
+        }
+        if (format == FORMAT_CSV)
+            break;
+    }
+    return buffer->failed ? -1 : rows;
+}

@@ -1,0 +1,42 @@
+/* Record rows written straight into an output buffer, one line each: the
+ * streaming form of the CSV and JSON-lines renderers for commands that
+ * answer many queries (batch). Every row carries a leading integer field
+ * ("line") and then exactly the machine columns of its schema, with the
+ * same names, order and number texts as doc_render prints them. */
+#ifndef COLLCALC_OUTPUT_ROWS_H
+#define COLLCALC_OUTPUT_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "record.h"
+
+/* An output buffer: fwrite to out when full (out NULL: it grows). */
+typedef struct {
+    char *data;
+    size_t used, capacity;
+    FILE *out;
+    bool failed; /* a write error or out of memory: later writes are dropped */
+} row_buffer;
+
+/* capacity bytes of storage (malloc'd; freed by row_buffer_free). */
+bool row_buffer_init(row_buffer *buffer, FILE *out, size_t capacity);
+/* Writes what is buffered to out. False on a write error. */
+bool row_buffer_flush(row_buffer *buffer);
+void row_buffer_free(row_buffer *buffer);
+
+/* The schema of the document's first list the machine formats carry, or
+ * NULL when it has none. */
+const record_schema *rows_schema(const document *doc);
+
+/* CSV header: lead, then the schema's machine column names. */
+void rows_csv_header(row_buffer *buffer, const char *lead, const record_schema *schema);
+
+/* The document's rows: CSV (its first machine list, as doc_render) or
+ * JSON lines (every machine list), each starting with lead = lead_value.
+ * Returns the rows written, or -1 when the document failed to build. */
+long rows_write(row_buffer *buffer, const document *doc, output_format format, const char *lead,
+                long long lead_value);
+
+#endif
