@@ -1,7 +1,7 @@
 /* Fitting the NCCL-faithful model to measured nccl-tests runs: a few
  * physically meaningful parameters (the network's per-step latency, the
  * share of NCCL's per-channel bandwidth the cluster delivers, the fabric
- * efficiency beyond 2 nodes) chosen by robust least squares on log time,
+ * efficiency beyond 2 nodes) chosen by a robust fit of log time,
  * each bounded to a physical range, with the residuals before and after.
  * The values go into a platform's "nccl_fit" object (platforms.h), which
  * the platform -> system mapping reads back (collcalc_nccl_system_apply_fit).
@@ -9,7 +9,7 @@
  * Values in, values out: the caller reads the runs and builds, per run,
  * the NCCL system, constants and options it predicts with (without any
  * fit applied). Deterministic (grid search then golden-section refinement,
- * coordinate by coordinate); no I/O. doc/MODEL.md describes the model. */
+ * coordinate by coordinate); no I/O. doc/MODEL.md §9.3 describes the fit. */
 #ifndef COLLCALC_FIT_H
 #define COLLCALC_FIT_H
 
@@ -106,8 +106,10 @@ typedef struct {
  * why_not naming the sizes or runs missing. COLLCALC_ERR_INVALID (one
  * message naming what is missing) when no parameter can be fitted, for
  * NULLs, more than COLLCALC_FIT_RUNS_MAX runs or a run without constants;
- * prediction errors are passed on. The objective is the sum over rows of
- * the Huber loss (delta 0.1) of ln(predicted / measured time). */
+ * prediction errors are passed on. The objective is robust: per run, the
+ * two medians collcalc check reports (|busbw error| at >= 1 MiB, |time
+ * error| at <= 64 KiB) plus a tenth of the mean |ln(predicted / measured
+ * time)| over every row; it never ends above the neutral values'. */
 collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
                              collcalc_fit_result *out, collcalc_diag *diag);
 

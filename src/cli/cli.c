@@ -167,12 +167,20 @@ static const option_use FIT_READING[] = {
                           "first file names)"},
     {OPT_NODES, false, "nodes of every run (default: the hosts each file lists)"}, END};
 static const option_use FIT_WRITING[] = {
-    {OPT_OUTPUT, false, "write the platforms overlay to FILE (replaced if it exists) and\n"
-                        "print the fit; without it the overlay goes to stdout"},
+    {OPT_OUTPUT, false, "write the platforms file to FILE (replacing it) and print\n"
+                        "the fit; without it the file goes to stdout"},
     {OPT_NAME, false, NULL}, END};
 static const option_group FIT_GROUPS[] = {
     {"The runs", FIT_READING}, {"The platform file", FIT_WRITING}, {"The NCCL model", NCCL_MODEL},
     {"Tables", TABLES}, {"Output", OUTPUT}, {NULL, NULL}};
+static const option_use BATCH_READING[] = {{OPT_FAIL_FAST, false, NULL}, END};
+static const option_use BATCH_OUTPUT[] = {
+    {OPT_FORMAT, false, "csv (default: a header, then one row per result) or jsonl\n"
+                        "(one JSON object per result); json is refused"},
+    {OPT_HELP, false, NULL}, END};
+static const option_group BATCH_GROUPS[] = {
+    {"Reading", BATCH_READING}, {"Tables (loaded once for every line)", TABLES},
+    {"Output", BATCH_OUTPUT}, {NULL, NULL}};
 static const option_group PLATFORMS_GROUPS[] = {{"Tables", TABLES}, {"Output", OUTPUT},
                                                 {NULL, NULL}};
 static const option_use COMPLETION_OPTIONS[] = {{OPT_HELP, false, NULL}, END};
@@ -268,6 +276,9 @@ static const char *const FIT_EXAMPLES[] = {
     "collcalc fit examples/nccl_allreduce_h100_2node.txt --platform hgx-h100 --nodes 2 --output "
     "/tmp/collcalc-fitted.json",
     NULL};
+static const char *const BATCH_EXAMPLES[] = {
+    "collcalc batch examples/batch_queries.txt",
+    "collcalc batch examples/batch_queries.csv --format jsonl", NULL};
 static const char *const PLATFORMS_EXAMPLES[] = {"collcalc platforms",
                                                  "collcalc platforms --format csv", NULL};
 static const char *const COMPLETION_EXAMPLES[] = {"collcalc completion bash",
@@ -314,6 +325,21 @@ static const command_spec COMMANDS[] = {
      "reducescatter, alltoall, broadcast, reduce or sendrecv. Sizes have nccl-tests'\n"
      "meaning and its suffixes: -b 8 -e 1G is 8 bytes to 2^30 bytes.",
      SWEEP_GROUPS, SWEEP_EXAMPLES, -1},
+    {"batch", cmd_batch, "many collective queries, one per line: a CSV row or JSON line each",
+     "[FILE|-] [--format csv|jsonl] [--fail-fast] [--links FILE] [--platforms FILE]",
+     "Reads one collective query per line, written as on the command line\n"
+     "(allreduce --size 100MB --gpus 8 --link nvlink5 --algo ring), or a CSV whose\n"
+     "first line names the columns: op and option names (op,size,gpus,link,algo;\n"
+     "flags take true/false, several --algo values are separated by ';'). Blank\n"
+     "lines and # comments are skipped. Every query is parsed, checked and costed\n"
+     "as the single command would (the alpha-beta model, or NCCL's with a\n"
+     "platform), and each result is written as it comes: CSV rows with the single\n"
+     "command's --format csv columns after a first column 'line' (the input line\n"
+     "number), or JSON objects with \"line\" first. A bad line is reported on stderr\n"
+     "as 'collcalc batch: FILE:LINE: message' and the others still run (--fail-fast\n"
+     "stops at it); the exit code is then 1. Lines over 64 KiB, NUL bytes and\n"
+     "invalid UTF-8 are such errors. Tables load once; memory stays bounded.",
+     BATCH_GROUPS, BATCH_EXAMPLES, -1},
     {"links", cmd_links, "the bandwidth hierarchy and the cliff between tiers",
      "[--bw-basis per-direction|headline] [--path A,B,...] [--platform NAME]",
      "Lists every link in the table (built in, or with --links FILE): tier, bandwidth\n"
@@ -518,7 +544,8 @@ static int run_command(const command_spec *spec, const char *word, int argc, cha
         return finish_plain(out, err);
     }
     const char *format = arg_value(&ctx.args, OPT_FORMAT);
-    if (format != NULL && (!output_format_parse(format, &ctx.format) || ctx.format == FORMAT_JSONL)) {
+    if (format != NULL && spec->run != cmd_batch && /* batch reads its own --format */
+        (!output_format_parse(format, &ctx.format) || ctx.format == FORMAT_JSONL)) {
         char shown[COLLCALC_ECHO_BUFFER];
         collcalc_echo(shown, sizeof shown, format);
         return cli_usage_error(&ctx, "--format", "unknown format '%s' (table, json or csv)",

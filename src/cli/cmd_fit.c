@@ -377,17 +377,19 @@ int cmd_fit(cli_context *ctx)
     char name[COLLCALC_NAME_MAX];
     const char *given_name = arg_value(&ctx->args, OPT_NAME);
     if (code == 0) {
-        if (given_name == NULL && strlen(platform->name) + strlen("-fitted") >= sizeof name)
-            code = cli_usage_error(ctx, "--name", "'%s-fitted' is too long for a platform name: "
-                                                  "give --name",
-                                   platform->name);
-        else
-            snprintf(name, sizeof name, "%s", given_name != NULL ? given_name : platform->name);
-        if (code == 0 && given_name == NULL)
-            snprintf(name, sizeof name, "%s-fitted", platform->name);
-        if (code == 0 && given_name != NULL && strlen(given_name) >= sizeof name)
-            code = cli_usage_error(ctx, "--name", "a platform name has at most %d characters",
-                                   COLLCALC_NAME_MAX - 1);
+        size_t length = given_name != NULL ? strlen(given_name)
+                                           : strlen(platform->name) + strlen("-fitted");
+        if (length >= sizeof name)
+            code = cli_usage_error(ctx, "--name", "%s has more than the %d characters a platform "
+                                                  "name may have%s",
+                                   given_name != NULL ? "the name" : "PLATFORM-fitted",
+                                   COLLCALC_NAME_MAX - 1, given_name != NULL ? "" : ": give --name");
+        else if (given_name != NULL)
+            memcpy(name, given_name, length + 1);
+        else {
+            memcpy(name, platform->name, strlen(platform->name));
+            memcpy(name + strlen(platform->name), "-fitted", sizeof "-fitted");
+        }
     }
     collcalc_diag diag;
     if (code == 0 && collcalc_fit(s->fit_runs, count, &s->result, &diag) != COLLCALC_OK)

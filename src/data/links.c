@@ -21,7 +21,6 @@
  * Unknown and duplicate keys are errors, so a typo cannot silently fall back
  * to nothing. */
 #include "collcalc/links.h"
-#include "collcalc/alloc.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -32,6 +31,7 @@
 
 #include "json_check.h"
 #include "names.h"
+#include "table.h"
 
 /* The only schema this code reads; a newer file must be refused, not
  * half-understood. */
@@ -52,11 +52,6 @@ static const char *const headline_words[] = {"both-directions", "per-direction",
 static const char *const basis_words[] = {"per-direction", "headline"};
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
-
-static const collcalc_json_key root_keys[] = {
-    {"schema_version", true},
-    {"links", true},
-};
 
 static const collcalc_json_key link_keys[] = {
     {"name", true},
@@ -171,30 +166,9 @@ static collcalc_status load_link_entry(collcalc_json_ctx *ctx, const cJSON *elem
     return load_link(ctx, element, entry);
 }
 
-static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
-                                  collcalc_link_table **out_table)
-{
-    collcalc_status status =
-        collcalc_json_check_object(ctx, root, root_keys, COUNT_OF(root_keys));
-    if (status != COLLCALC_OK)
-        return status;
-
-    status = collcalc_json_check_version(ctx, root, LINKS_SCHEMA_VERSION);
-    if (status != COLLCALC_OK)
-        return status;
-
-    void *block = NULL;
-    size_t count = 0;
-    status = collcalc_names_load_entries(ctx, root, &link_names, COLLCALC_LINKS_MAX,
-                                         offsetof(collcalc_link_table, links), load_link_entry,
-                                         NULL, &block, &count);
-    if (status != COLLCALC_OK)
-        return status;
-    collcalc_link_table *table = block;
-    table->count = count;
-    *out_table = table;
-    return COLLCALC_OK;
-}
+COLLCALC_TABLE_CHECK(collcalc_link_table, origins, COLLCALC_LINKS_MAX);
+static const collcalc_table_layout link_table = COLLCALC_TABLE_LAYOUT(
+    collcalc_link_table, origins, links, COLLCALC_LINKS_MAX, link_names, "link");
 
 /* Parses text as a link table; origin names the document in messages. */
 static collcalc_status parse_table(const char *json_text, size_t json_length, const char *origin,
@@ -203,15 +177,11 @@ static collcalc_status parse_table(const char *json_text, size_t json_length, co
     if (out_table == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no place for the link table");
     *out_table = NULL;
-
-    collcalc_json_ctx ctx;
-    collcalc_json_ctx_init(&ctx, origin, diag);
-    cJSON *root = NULL;
-    collcalc_status status = collcalc_json_parse(&ctx, json_text, json_length, &root);
-    if (status != COLLCALC_OK)
-        return status;
-    status = load_table(&ctx, root, out_table);
-    cJSON_Delete(root);
+    void *table = NULL;
+    collcalc_status status = collcalc_table_parse(&link_table, LINKS_SCHEMA_VERSION, json_text,
+                                                  json_length, origin, load_link_entry, NULL,
+                                                  &table, diag);
+    *out_table = table;
     return status;
 }
 
@@ -238,27 +208,22 @@ collcalc_status collcalc_link_table_builtin(collcalc_link_table **out_table, col
 
 void collcalc_link_table_free(collcalc_link_table *table)
 {
-    if (table != NULL)
-        collcalc_mem_free(table);
+    collcalc_table_free(table);
 }
 
 size_t collcalc_link_table_count(const collcalc_link_table *table)
 {
-    return table != NULL ? table->count : 0;
+    return collcalc_table_count(table);
 }
 
 const collcalc_link *collcalc_link_table_at(const collcalc_link_table *table, size_t index)
 {
-    if (table == NULL || index >= table->count)
-        return NULL;
-    return &table->links[index];
+    return collcalc_table_at(&link_table, table, index);
 }
 
 const collcalc_link *collcalc_link_table_find(const collcalc_link_table *table, const char *name)
 {
-    if (table == NULL)
-        return NULL;
-    return collcalc_names_find(&link_names, table->links, table->count, name);
+    return collcalc_table_find(&link_table, table, name);
 }
 
 double collcalc_link_bandwidth_GBps(const collcalc_link *link, collcalc_bw_basis basis)
@@ -361,53 +326,19 @@ collcalc_status collcalc_link_table_overlay(const collcalc_link_table *base,
                                             collcalc_link_table **out_table,
                                             collcalc_diag *diag)
 {
-    if (out_table == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no place for the link table");
-    *out_table = NULL;
-    if (base == NULL || overlay == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no link table to overlay");
-    size_t replaces[COLLCALC_LINKS_MAX];
-    size_t count = 0;
-    collcalc_status status = collcalc_names_plan_overlay(
-        &link_names, base->links, base->count, overlay->links, overlay->count,
-        COLLCALC_LINKS_MAX, replaces, &count, diag);
-    if (status != COLLCALC_OK)
-        return status;
-
-    size_t bytes = offsetof(collcalc_link_table, links) + count * sizeof(collcalc_link);
-    collcalc_link_table *table = collcalc_mem_malloc(bytes);
-    if (table == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory merging link tables");
-    memset(table, 0, bytes);
-    table->count = count;
-    for (size_t b = 0; b < base->count; b++) {
-        table->links[b] = base->links[b];
-        table->origins[b] = base->origins[b];
-    }
-    size_t next = base->count;
-    for (size_t i = 0; i < overlay->count; i++) {
-        bool replaced = replaces[i] != base->count;
-        size_t at = replaced ? replaces[i] : next++;
-        table->links[at] = overlay->links[i];
-        table->origins[at] =
-            (unsigned char)(replaced ? COLLCALC_ENTRY_REPLACED : COLLCALC_ENTRY_ADDED);
-    }
-    *out_table = table;
-    return COLLCALC_OK;
+    void *table = NULL;
+    collcalc_status status = collcalc_table_overlay(&link_table, base, overlay, &table, diag);
+    if (out_table != NULL)
+        *out_table = table;
+    return status;
 }
 
 collcalc_entry_origin collcalc_link_table_origin(const collcalc_link_table *table, size_t index)
 {
-    if (table == NULL || index >= table->count)
-        return COLLCALC_ENTRY_BASE;
-    return (collcalc_entry_origin)table->origins[index];
+    return collcalc_table_origin(&link_table, table, index);
 }
 
 size_t collcalc_link_table_replaced_count(const collcalc_link_table *table)
 {
-    size_t replaced = 0;
-    for (size_t i = 0; i < collcalc_link_table_count(table); i++)
-        if (table->origins[i] == COLLCALC_ENTRY_REPLACED)
-            replaced++;
-    return replaced;
+    return collcalc_table_replaced_count(&link_table, table);
 }

@@ -75,8 +75,13 @@ static uint64_t round_to(uint64_t q17, u128 rem, int t, int p)
         bool up = rem > half || (rem == half && (q17 & 1) != 0);
         return q17 + (up ? 1 : 0);
     }
-    uint64_t d = POW10[17 - p];
-    uint64_t q = q17 / d, r = q17 % d, half = d / 2;
+    uint64_t d = POW10[17 - p], q, r;
+    switch (17 - p) { /* the usual ones with constant divisors */
+    case 1: q = q17 / 10; r = q17 % 10; break;
+    case 2: q = q17 / 100; r = q17 % 100; break;
+    default: q = q17 / d; r = q17 % d; break;
+    }
+    uint64_t half = d / 2;
     bool up = r > half || (r == half && (rem != 0 || (q & 1) != 0));
     return q + (up ? 1 : 0);
 }
@@ -157,7 +162,7 @@ size_t number_format(char *buffer, size_t size, double value)
     if (!(magnitude >= 1e-6 && magnitude < 9007199254740992.0) || size < sizeof text)
         return number_format_reference(buffer, size, value);
     bool negative = value < 0;
-    if (magnitude == floor(magnitude)) {
+    if ((double)(uint64_t)magnitude == magnitude) {
         if (negative)
             text[length++] = '-';
         length += put_u64(text + length, (uint64_t)magnitude);
@@ -173,7 +178,8 @@ size_t number_format(char *buffer, size_t size, double value)
     if (t < 1 || t > 120)
         return number_format_reference(buffer, size, value);
     /* k = floor(log10(magnitude)), fixed so that Q has 17 digits. */
-    int k = (int)floor((double)(52 - t) * 0.30102999566398120);
+    int e2 = 52 - t; /* 2^e2 <= magnitude < 2^(e2+1) */
+    int k = e2 >= 0 ? (e2 * 1233) >> 12 : -((-e2 * 1233 + 4095) >> 12);
     uint64_t q17 = 0;
     u128 rem = 0;
     int s0 = 0;

@@ -261,6 +261,7 @@ void record_begin(record_set *set)
         return;
     }
     set->current = set->row_count++;
+    set->next_column = 0;
 }
 
 /* The row values are set on: the last begun, or the one record_select chose. */
@@ -282,8 +283,19 @@ static record_value *slot(record_set *set, const char *column, field_kind *out_k
 {
     if (set == NULL || set->doc->failed || set->row_count == 0)
         return NULL;
+    /* Rows are set column after column: try the one after the last first. */
+    size_t guess = set->next_column;
+    if (guess < set->schema->column_count) {
+        const char *name = set->schema->columns[guess].name;
+        if (name == column || strcmp(name, column) == 0) {
+            set->next_column = guess + 1;
+            *out_kind = set->schema->columns[guess].kind;
+            return &current_row(set)->values[guess];
+        }
+    }
     for (size_t c = 0; c < set->schema->column_count; c++)
         if (strcmp(set->schema->columns[c].name, column) == 0) {
+            set->next_column = c + 1;
             *out_kind = set->schema->columns[c].kind;
             return &current_row(set)->values[c];
         }

@@ -21,6 +21,7 @@ struct record_set {
     record_row *rows;
     size_t row_count, row_capacity;
     size_t current; /* the row record_* functions set */
+    size_t next_column; /* where the next column name is looked for first (rows set in order) */
     const char *blank_column; /* table: blank a value equal to the row above's */
     const char *hidden[4];    /* table: columns not shown */
     bool show_table, show_machine;

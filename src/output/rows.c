@@ -151,16 +151,22 @@ static void json_text(row_buffer *b, const char *text)
 
 static void csv_field_text(row_buffer *b, const char *text, size_t length)
 {
-    if (memchr(text, ',', length) == NULL && memchr(text, '"', length) == NULL &&
-        memchr(text, '\n', length) == NULL && memchr(text, '\r', length) == NULL) {
+    size_t i = 0;
+    while (i < length && text[i] != ',' && text[i] != '"' && text[i] != '\n' && text[i] != '\r')
+        i++;
+    if (i == length) {
         put(b, text, length);
         return;
     }
     put_char(b, '"');
-    for (size_t i = 0; i < length; i++) {
-        if (text[i] == '"')
+    const char *end = text + length;
+    for (const char *from = text; from < end;) {
+        const char *quote = memchr(from, '"', (size_t)(end - from));
+        const char *stop = quote != NULL ? quote + 1 : end;
+        put(b, from, (size_t)(stop - from));
+        if (quote != NULL)
             put_char(b, '"');
-        put_char(b, text[i]);
+        from = stop;
     }
     put_char(b, '"');
 }
@@ -193,8 +199,15 @@ static void json_fields(row_buffer *b, number_cache *cache, const record_set *se
         if (!first)
             put_char(b, ',');
         first = false;
-        json_text(b, column->name);
-        put_char(b, ':');
+        /* Column names are plain identifiers: no escaping needed. */
+        size_t n = strlen(column->name);
+        if (reserve(b, n + 3)) {
+            b->data[b->used++] = '"';
+            memcpy(b->data + b->used, column->name, n);
+            b->used += n;
+            b->data[b->used++] = '"';
+            b->data[b->used++] = ':';
+        }
         json_value(b, cache, column->kind, &set->rows[r].values[c]);
     }
 }

@@ -188,22 +188,6 @@ static void attach_lines(collcalc_finding *finding, const line_list *list)
         collcalc_finding_add_line(finding, list->lines[i]);
 }
 
-/* "12, 13 and 20" or "12, 13, ... (9 lines)". */
-static void describe_lines(char *buffer, size_t size, const line_list *list)
-{
-    size_t used = 0;
-    buffer[0] = '\0';
-    for (int i = 0; i < list->kept && used < size; i++) {
-        int written = snprintf(buffer + used, size - used, "%s%ld", i == 0 ? "" : ", ",
-                               list->lines[i]);
-        if (written < 0)
-            break;
-        used += (size_t)written;
-    }
-    if (list->count > (size_t)list->kept && used < size)
-        snprintf(buffer + used, size - used, ", ... (%zu lines)", list->count);
-}
-
 static bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -1528,10 +1512,13 @@ static void report_lines(collcalc_nccl_tests_run *run, collcalc_severity severit
 {
     if (list->count == 0)
         return;
-    char lines[160], message[COLLCALC_FINDING_TEXT_MAX];
-    describe_lines(lines, sizeof lines, list);
-    snprintf(message, sizeof message, "%s (line%s %s)", what, list->count == 1 ? "" : "s",
-             lines);
+    /* The finding keeps the first COLLCALC_FINDING_LINES_MAX lines, which
+     * every renderer shows; when there are more, the message counts them. */
+    char message[COLLCALC_FINDING_TEXT_MAX];
+    if (list->count <= COLLCALC_FINDING_LINES_MAX)
+        snprintf(message, sizeof message, "%s", what);
+    else
+        snprintf(message, sizeof message, "%s (%zu lines in all)", what, list->count);
     add_finding(run, severity, code, next_step, list, 0, message);
 }
 
@@ -1697,9 +1684,9 @@ collcalc_status collcalc_nccl_tests_reader_finish(collcalc_nccl_tests_reader *re
     if (mismatched.count > 0) {
         char what[COLLCALC_FINDING_TEXT_MAX];
         snprintf(what, sizeof what,
-                 "%zu row%s with their own numbers (%zu algbw, %zu busbw); first %s",
-                 mismatched.count, mismatched.count == 1 ? " disagrees" : "s disagree", algbw_bad, busbw_bad,
-                 first_bad);
+                 "%zu row%s with %s own numbers (%zu algbw, %zu busbw); first %s",
+                 mismatched.count, mismatched.count == 1 ? " disagrees" : "s disagree",
+                 mismatched.count == 1 ? "its" : "their", algbw_bad, busbw_bad, first_bad);
         report_lines(run, COLLCALC_SEVERITY_WARNING, "row-mismatch",
                      "an edited or hand-made table, or another op or rank count than assumed",
                      &mismatched, what);

@@ -1,31 +1,30 @@
-/* Calibration constants of the planners, each with its source. Keys in
- * brackets are the source keys of domain.md sec. 9, as in data/links.json
- * (data/README.md); [derived] marks arithmetic on published figures,
- * [estimate] a figure no measurement in the repository pins down.
+/* Calibration constants of the planners, each with its public source
+ * (doc/MODEL.md §19.2 and §20.2 list them); [derived] marks arithmetic on
+ * published figures, [estimate] a figure no published measurement pins
+ * down.
  *
- * KV transfer engines (validation/kv_transfer_engine_raw_bandwidth.txt,
- * domain notes sec. 1e and 4b):
+ * KV transfer engines (the Mooncake README and its EFA transport doc):
  *   Mooncake TE moves 40 GiB at 87 GB/s over 4 x 200G RoCE and 190 GB/s over
- *   8 x 400G [MC]. Per NIC that is 21.75 and 23.75 GB/s: the 200G NICs run
+ *   8 x 400G (kvcache-ai/Mooncake README). Per NIC that is 21.75 and 23.75 GB/s: the 200G NICs run
  *   at 0.87 of line, the 400G NICs hit an engine limit near 24 GB/s per
  *   NIC. So: efficiency 0.87, per-NIC cap 24 GB/s. The EFA block sweep on
- *   16 x 200G (64 KB 97.11 GB/s .. 2 MB 366.87 GB/s) [MC-EFA] sets the
+ *   16 x 200G (64 KB 97.11 GB/s .. 2 MB 366.87 GB/s, Mooncake EFA doc) sets the
  *   per-block issue cost: 64 KB at 97.11/16 = 6.07 GB/s per NIC is
  *   65,536 B / 6.07 GB/s = 10.8 us per block per NIC; from 256 KB on the
  *   bandwidth term dominates (model 348 GB/s vs 325-367 measured).
  *   TCP: 87 / 2.4 = 36 GB/s on 4 x 200G (0.36 of line) and 190 / 4.6 =
- *   41 GB/s on 8 x 400G [MC]: CPU-bound, so efficiency 0.36 with a 41 GB/s
+ *   41 GB/s on 8 x 400G (Mooncake README): CPU-bound, so efficiency 0.36 with a 41 GB/s
  *   per-node cap [derived].
- *   NIXL (UCX): nixlbench 42.6 GB/s on one 400G RoCE NIC = 0.85 [NIXL-1647];
- *   one NIC per GPU unless UCX_NET_DEVICES lists more [UCX-11259].
+ *   NIXL (UCX): nixlbench 42.6 GB/s on one 400G RoCE NIC = 0.85 (ai-dynamo/nixl PR 1647);
+ *   one NIC per GPU unless UCX_NET_DEVICES lists more (openucx/ucx issue 11259).
  *   NCCL send/recv: 0.90 of line [estimate, NCCL p2p over NDR]; one call per
  *   block, each paying NCCL's Simple-protocol launch, baseLat 8.4 us
- *   [NCCL-TUNE]; setup = baseLat 8.4 + hwLat NET 14 us = 22.4 us.
+ *   (NCCL src/graph/tuning.cc); setup = baseLat 8.4 + hwLat NET 14 us = 22.4 us.
  *   Setup costs of NIXL / Mooncake / TCP (metadata exchange and completion
  *   notice per request) are [estimate]s: 50, 50, 100 us.
  *
- * DeepEP (validation/moe_deepep_normal_kernels_h800_cx7.txt; domain notes
- * sec. 1f, 3b, 3c) on H800 (NVLink 200 GB/s per direction in
+ * DeepEP (the normal-kernel table of its README; docs/legacy.md for the
+ * low-latency kernels) on H800 (NVLink 200 GB/s per direction in
  * data/links.json, ~160 achievable) with one CX7 400G (50 GB/s) per GPU:
  *   normal, NVLink: intranode EP8 153/158 GB/s; the model's NVLink bytes
  *   (selections x 7/8 x 7,408 B at 4,096 tokens) over 0.78 x 200 = 156 GB/s
@@ -36,7 +35,7 @@
  *   EP16 (43 GB/s) is NVLink-bound in the model: 43.3 GB/s [derived].
  *   normal base 20 us (layout + notify step) [estimate].
  *   low-latency: published 128-token latencies EP8 77/114 .. EP256
- *   194/360 us [DEEPEP-V1]. Subtracting the byte terms at 0.92 x 50 GB/s
+ *   194/360 us (DeepEP docs/legacy.md). Subtracting the byte terms at 0.92 x 50 GB/s
  *   RDMA and 0.78 x 200 GB/s NVLink leaves a flat ~33 us for dispatch and
  *   33 us + 0.1 us per peer for combine [derived]: a 15 us base (kernel
  *   launch, completion-flag round trips) plus 0.018 us per selection sent
