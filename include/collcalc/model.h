@@ -219,9 +219,12 @@ collcalc_status collcalc_op_from_name(const char *name, collcalc_op *out_op, col
 /* Parses an algorithm name or alias ("ring", "chain", "dbt", "halving-doubling" ...). */
 collcalc_status collcalc_algo_from_name(const char *name, collcalc_algo *out_algo, collcalc_diag *diag);
 
-/* nccl-tests' busbw factor: all-reduce 2(p-1)/p; all-gather, reduce-scatter,
- * all-to-all (p-1)/p; broadcast, reduce, sendrecv 1. p = 1 gives 0 for the
- * (p-1)/p family and 1 otherwise. */
+/* nccl-tests' busbw factor: all-reduce 2(n-1)/n; all-gather, reduce-scatter,
+ * all-to-all (n-1)/n; broadcast, reduce, sendrecv 1. n = 1 gives 0 for the
+ * (n-1)/n family (and for all-reduce); n <= 0 gives 0 for those and 1 for
+ * the rest. The one implementation (src/model/nccl_tests.c): collcalc/
+ * nccl_tests.h uses it through this header, and collcalc_nccl_busbw_factor
+ * (collcalc/nccl_model.h) is this factor for NCCL's functions. */
 double collcalc_busbw_factor(collcalc_op op, int gpus);
 
 /* Initialisers: every field a sane default.

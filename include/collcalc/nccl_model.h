@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "collcalc/links.h"
+#include "collcalc/model.h"
 #include "collcalc/platforms.h"
 #include "collcalc/status.h"
 
@@ -412,8 +413,37 @@ collcalc_status collcalc_nccl_predict(const collcalc_nccl_system *system,
 /* The selected candidate, or NULL. Borrowed from prediction. */
 const collcalc_nccl_candidate *collcalc_nccl_selected(const collcalc_nccl_prediction *prediction);
 
-/* nccl-tests' busbw factor: AR 2(n-1)/n, AG/RS (n-1)/n, Bcast/Reduce 1. */
+/* One stretch of message sizes over which NCCL's tuner keeps one choice. */
+typedef struct {
+    uint64_t from_bytes, to_bytes; /* inclusive */
+    bool runs;                     /* false: nothing can run at these sizes */
+    collcalc_nccl_algo algo;
+    collcalc_nccl_proto proto;
+    int channels; /* at from_bytes (the count also shrinks with size within a stretch) */
+} collcalc_nccl_choice_range;
+
+/* NCCL's choice (algorithm x protocol) across [min_bytes, max_bytes], as
+ * consecutive stretches: probed at every power of two, each change located
+ * to the byte by bisection. A choice that appears and vanishes between two
+ * neighbouring probes is not seen. Fails (COLLCALC_ERR_INVALID) when the
+ * choice changes more than capacity - 1 times; errors of
+ * collcalc_nccl_predict pass through. */
+collcalc_status collcalc_nccl_switch_points(const collcalc_nccl_system *system,
+                                            const collcalc_nccl_constants *constants,
+                                            const collcalc_nccl_options *options,
+                                            collcalc_nccl_func func, uint64_t min_bytes,
+                                            uint64_t max_bytes, collcalc_nccl_choice_range *ranges,
+                                            size_t capacity, size_t *out_count,
+                                            collcalc_diag *diag);
+
+/* nccl-tests' busbw factor: AR 2(n-1)/n, AG/RS (n-1)/n, Bcast/Reduce 1;
+ * collcalc_busbw_factor (collcalc/model.h) for func's op, and 0 when
+ * nranks < 1 or func is outside the enum. */
 double collcalc_nccl_busbw_factor(collcalc_nccl_func func, int nranks);
+
+/* NCCL's function for op in *out_func; false (and *out_func untouched) for
+ * what NCCL's tuner does not cost: all-to-all, send/recv. */
+bool collcalc_nccl_func_from_op(collcalc_op op, collcalc_nccl_func *out_func);
 
 /* Names as NCCL prints them ("Ring", "NVLSTree", "CollNetDirect", "LL128",
  * "Simple", "AllReduce"); "unknown" outside the enum. Static strings. */

@@ -61,11 +61,8 @@ int collcalc_nccl_tests_type_bytes(const char *type_name);
 
 /* ---- sizes, counts, factors --------------------------------------------- */
 
-/* nccl-tests' busbw factor: all-reduce 2(n-1)/n; all-gather, reduce-scatter,
- * all-to-all (n-1)/n; broadcast, reduce, sendrecv 1. n = 1 gives 0 for the
- * (n-1)/n family (and for all-reduce); n <= 0 gives 0 for those and 1 for
- * the rest. (Also declared in collcalc/model.h; defined here.) */
-double collcalc_busbw_factor(collcalc_op op, int gpus);
+/* nccl-tests' busbw factor: collcalc_busbw_factor, declared in
+ * collcalc/model.h (included above). */
 
 /* True when nccl-tests prints (and passes to NCCL) a per-rank count for op:
  * all-gather, reduce-scatter, all-to-all. */

@@ -146,7 +146,7 @@ int batch_split_words(char *text, size_t length, char **words, int max, const ch
     for (;;) {
         while (i < length && (text[i] == ' ' || text[i] == '\t'))
             i++;
-        if (i >= length)
+        if (i >= length || text[i] == '#') /* a comment runs to the end of the line */
             return count;
         if (count >= max) {
             *error = "too many words";

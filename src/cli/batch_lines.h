@@ -44,7 +44,7 @@ const char *batch_check_text(const char *text, size_t length, char *buffer, size
 bool batch_is_blank(const char *text, size_t length);
 
 /* Splits a query line in place on blanks; '...' and "..." group a word
- * (quotes removed). Returns the word count, or -1 with *error set (an
+ * (quotes removed); a word starting with '#' starts a comment. Returns the word count, or -1 with *error set (an
  * unclosed quote, more than max words). */
 int batch_split_words(char *text, size_t length, char **words, int max, const char **error);
 

@@ -73,6 +73,7 @@ static const option_use COMPARE_ONE_LINK[] = {
 static const option_group COMPARE_GROUPS[] = {
     {"What to compare", COMPARE_WHAT}, {"Links and placements", COMPARE_ONE_LINK},
     {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER},
+    {"The cost model (NCCL's tuner with --platform)", COST_MODEL},
     {"Tables", TABLES}, {"Output", OUTPUT_CHART}, {NULL, NULL},
 };
 
@@ -231,6 +232,7 @@ static const char *const COMPARE_EXAMPLES[] = {
     "headline --layers 80",
     "collcalc compare allreduce --size 64MB --gpus 16 --placement platform=gb200-nvl72 "
     "--placement platform=hgx-b200",
+    "collcalc compare allreduce --platform hgx-h100 --nodes 2 --sizes 64KB,16MB",
     NULL};
 static const char *const SWEEP_EXAMPLES[] = {
     "collcalc sweep allreduce -b 8 -e 1G -f 2 --gpus 8 --link nvlink4 --style nccl-tests",

@@ -93,6 +93,7 @@ static int nccl_answer(cli_context *ctx, collcalc_query *query, const collcalc_c
         doc_text(doc, "%s", "");
     }
     record_set *set = doc_records(doc, &NCCL_SCHEMA);
+    records_hide_column(set, "size_bytes");
     nccl_view_rows(set, &prediction, query->size_bytes, explain);
     if (!explain && format == FORMAT_TABLE)
         doc_text(doc, "(--explain adds the candidates NCCL cannot run here, and why)");

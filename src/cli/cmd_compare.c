@@ -2,12 +2,14 @@
  * where the fastest one changes (ring vs tree), or links / cluster
  * placements side by side with the ratio between them (NVLink vs
  * InfiniBand, TP inside an NVL72 rack vs across HGX nodes). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "collcalc/units.h"
 #include "chart.h"
 #include "commands.h"
 #include "human.h"
+#include "nccl_view.h"
 #include "report.h"
 #include "sizes.h"
 
@@ -227,6 +229,156 @@ static int compare_algorithms(cli_context *ctx, collcalc_query *query, collcalc_
             return code;
         }
     }
+    return cli_emit(ctx, doc);
+}
+
+/* ---- NCCL's tuner ---------------------------------------------------------------- */
+
+static const record_column SWITCH_COLUMNS[] = {
+    {"from_bytes", "from", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"to_bytes", "to", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"algorithm", "algorithm", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"protocol", "protocol", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"channels", "channels", FIELD_INT, COLUMN_MACHINE, NULL},
+};
+static const record_schema SWITCH_SCHEMA = {"switch_points", 5, SWITCH_COLUMNS};
+
+enum { MAX_SWITCHES = 64 };
+#define SWITCH_MAX_BYTES (1ULL << 40) /* 1 TiB, as the alpha-beta crossovers */
+
+/* Time against size: NCCL's choice, and the best protocol of each
+ * algorithm that can run; NCCL's switch points marked. */
+static plot_chart *nccl_chart(const collcalc_query *query, const nccl_setup *setup,
+                              collcalc_nccl_func func, const uint64_t *sizes, int size_count,
+                              const collcalc_nccl_choice_range *ranges, size_t range_count)
+{
+    char title[160];
+    snprintf(title, sizeof title, "%s on %d GPUs of %s: time by message size (NCCL's tuner)",
+             collcalc_op_title(query->op), query->cluster.gpus, setup->platform->name);
+    plot_chart *chart = plot_new(title);
+    plot_set_x_axis(chart, "message size (bytes)", PLOT_UNIT_BYTES);
+    plot_set_y_axis(chart, "time (us)", PLOT_UNIT_TIME_US);
+    int series[COLLCALC_NCCL_NUM_ALGOS];
+    for (int a = 0; a < COLLCALC_NCCL_NUM_ALGOS; a++)
+        series[a] = -1;
+    for (int s = 0; s < size_count; s++) {
+        collcalc_nccl_prediction p;
+        if (collcalc_nccl_predict(&setup->system, setup->constants, &setup->options, func,
+                                  sizes[s], &p, NULL) != COLLCALC_OK)
+            continue;
+        for (int a = 0; a < COLLCALC_NCCL_NUM_ALGOS; a++) {
+            double best = 0.0;
+            for (size_t i = 0; i < p.candidate_count; i++) {
+                const collcalc_nccl_candidate *c = &p.candidates[i];
+                if ((int)c->algo == a && c->unavailable == COLLCALC_NCCL_OK &&
+                    (best == 0.0 || c->time_us < best))
+                    best = c->time_us;
+            }
+            if (best <= 0.0)
+                continue;
+            if (series[a] < 0)
+                series[a] = plot_add_series(chart, collcalc_nccl_algo_name((collcalc_nccl_algo)a),
+                                            PLOT_LINE);
+            plot_add_point(chart, series[a], (double)sizes[s], best);
+        }
+    }
+    for (size_t i = 1; i < range_count; i++) {
+        char label[64];
+        snprintf(label, sizeof label, "%s/%s", collcalc_nccl_algo_name(ranges[i].algo),
+                 collcalc_nccl_proto_name(ranges[i].proto));
+        plot_add_vmarker(chart, (double)ranges[i].from_bytes, label);
+    }
+    return chart;
+}
+
+/* Every candidate NCCL's tuner weighs at each size (its choice marked),
+ * then the sizes where its choice changes, to the byte. */
+static int compare_nccl(cli_context *ctx, collcalc_query *query,
+                        const collcalc_cluster_spec *spec, const uint64_t *sizes,
+                        int size_count, const chart_request *charts)
+{
+    nccl_setup *setup = malloc(sizeof *setup);
+    if (setup == NULL)
+        return cli_data_error(ctx, NULL, "out of memory");
+    int code = nccl_view_setup(ctx, spec, &query->cluster, setup);
+    collcalc_nccl_func func = COLLCALC_NCCL_ALLREDUCE;
+    nccl_func_of(query->op, &func);
+    collcalc_nccl_choice_range ranges[MAX_SWITCHES];
+    size_t range_count = 0;
+    collcalc_diag diag;
+    if (code == 0 &&
+        collcalc_nccl_switch_points(&setup->system, setup->constants, &setup->options, func, 1,
+                                    SWITCH_MAX_BYTES, ranges, MAX_SWITCHES, &range_count,
+                                    &diag) != COLLCALC_OK)
+        code = cli_usage_error(ctx, NULL, "%s", diag.message);
+    if (code != 0) {
+        free(setup);
+        return code;
+    }
+    document *doc = doc_new(ctx->name);
+    report_query(doc, query, spec->basis, 1, 1, false);
+    doc_query_text(doc, "mode", "nccl-tuner");
+    doc_query_text(doc, "model", "nccl");
+    doc_query_text(doc, "platform", setup->platform->name);
+    doc_query_text(doc, "nccl_version", setup->constants->version);
+    char cluster[256];
+    report_describe_cluster(&query->cluster, cluster, sizeof cluster);
+    doc_text(doc, "%s on %s", collcalc_op_title(query->op), cluster);
+    doc_text(doc, "NCCL %s tuner on %s%s: every candidate it weighs, its choice marked",
+             setup->constants->version, setup->platform->name,
+             setup->options.corrections ? "; times with collcalc's corrections" : " (faithful)");
+    doc_text(doc, "%s", "");
+    record_set *set = doc_records(doc, &NCCL_SCHEMA);
+    records_blank_repeats(set, "size_bytes");
+    for (int s = 0; s < size_count; s++) {
+        collcalc_nccl_prediction p;
+        if (collcalc_nccl_predict(&setup->system, setup->constants, &setup->options, func,
+                                  sizes[s], &p, &diag) != COLLCALC_OK) {
+            doc_free(doc);
+            free(setup);
+            return cli_usage_error(ctx, NULL, "%s", diag.message);
+        }
+        nccl_view_rows(set, &p, sizes[s], false);
+    }
+    record_set *switches = doc_records(doc, &SWITCH_SCHEMA);
+    doc_text(doc, "%s", "");
+    doc_text(doc, "NCCL's choice by size (1 B to 1 TiB):");
+    for (size_t i = 0; i < range_count; i++) {
+        const collcalc_nccl_choice_range *r = &ranges[i];
+        record_begin(switches);
+        record_int(switches, "from_bytes", (long long)r->from_bytes);
+        record_int(switches, "to_bytes", (long long)r->to_bytes);
+        record_text(switches, "algorithm", r->runs ? collcalc_nccl_algo_name(r->algo) : NULL);
+        record_text(switches, "protocol", r->runs ? collcalc_nccl_proto_name(r->proto) : NULL);
+        if (r->runs)
+            record_int(switches, "channels", r->channels);
+        char from[32], to[32], exact[40];
+        collcalc_format_bytes_iec(from, sizeof from, (double)r->from_bytes);
+        collcalc_format_bytes_iec(to, sizeof to, (double)r->to_bytes);
+        collcalc_format_grouped_u64(exact, sizeof exact, r->from_bytes);
+        char choice[64];
+        if (r->runs)
+            snprintf(choice, sizeof choice, "%s/%s", collcalc_nccl_algo_name(r->algo),
+                     collcalc_nccl_proto_name(r->proto));
+        else
+            snprintf(choice, sizeof choice, "nothing can run");
+        if (i == 0)
+            doc_text(doc, "  %-16s up to %s", choice, to);
+        else
+            doc_text(doc, "  %-16s from %s (%s bytes)%s%s", choice, from, exact,
+                     i + 1 < range_count ? " up to " : "", i + 1 < range_count ? to : "");
+    }
+    if (chart_wanted(charts)) {
+        code = chart_finish(ctx, charts, doc,
+                            nccl_chart(query, setup, func, sizes, size_count, ranges,
+                                       range_count));
+        if (code != 0) {
+            doc_free(doc);
+            free(setup);
+            return code;
+        }
+    }
+    free(setup);
     return cli_emit(ctx, doc);
 }
 
@@ -482,6 +634,15 @@ int cmd_compare(cli_context *ctx)
     if (code == 0)
         code = report_resolve(ctx, &spec, &query.cluster, NULL);
     query.tree_efficiency = spec.tree_efficiency;
+    bool nccl = false;
+    if (code == 0)
+        code = nccl_view_wanted(ctx, &spec, query.op, &nccl);
+    if (code == 0 && nccl && layers * per_layer > 1)
+        code = cli_usage_error(ctx, arg_given(&ctx->args, OPT_LAYERS) ? "--layers" : "--per-layer",
+                               "totals are for the alpha-beta comparison (--cost-model "
+                               "alpha-beta); NCCL's tuner view compares one call");
+    if (code == 0 && nccl)
+        return compare_nccl(ctx, &query, &spec, sizes, size_count, &charts);
     if (code == 0)
         code = compare_algorithms(ctx, &query, spec.basis, sizes, size_count, layers, per_layer,
                                   &charts);

@@ -9,14 +9,7 @@ static collcalc_nccl_constants_table *builtin_constants;
 
 bool nccl_func_of(collcalc_op op, collcalc_nccl_func *out)
 {
-    switch (op) {
-    case COLLCALC_OP_ALLREDUCE: *out = COLLCALC_NCCL_ALLREDUCE; return true;
-    case COLLCALC_OP_ALLGATHER: *out = COLLCALC_NCCL_ALLGATHER; return true;
-    case COLLCALC_OP_REDUCESCATTER: *out = COLLCALC_NCCL_REDUCESCATTER; return true;
-    case COLLCALC_OP_BROADCAST: *out = COLLCALC_NCCL_BROADCAST; return true;
-    case COLLCALC_OP_REDUCE: *out = COLLCALC_NCCL_REDUCE; return true;
-    default: return false;
-    }
+    return collcalc_nccl_func_from_op(op, out);
 }
 
 void nccl_choice_text(char *buffer, size_t size, const collcalc_nccl_candidate *candidate)

@@ -8,7 +8,7 @@
 #include "report.h"
 
 static const record_column NCCL_COLUMNS[] = {
-    {"size_bytes", "size", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"size_bytes", "size", FIELD_BYTES, COLUMN_BOTH, NULL}, /* hidden for one size */
     {"model", "model", FIELD_TEXT, COLUMN_MACHINE, NULL},
     {"algorithm", "algorithm", FIELD_TEXT, COLUMN_BOTH, NULL},
     {"protocol", "protocol", FIELD_TEXT, COLUMN_BOTH, NULL},

@@ -326,8 +326,11 @@ collcalc_status collcalc_link_table_overlay(const collcalc_link_table *base,
                                             collcalc_link_table **out_table,
                                             collcalc_diag *diag)
 {
+    /* Through a void * rather than a pointer cast; a NULL out_table stays
+     * NULL so the helper refuses it. */
     void *table = NULL;
-    collcalc_status status = collcalc_table_overlay(&link_table, base, overlay, &table, diag);
+    collcalc_status status = collcalc_table_overlay(&link_table, base, overlay,
+                                                    out_table != NULL ? &table : NULL, diag);
     if (out_table != NULL)
         *out_table = table;
     return status;

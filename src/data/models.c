@@ -26,7 +26,6 @@
  * Unknown and duplicate keys are errors, so a typo ("kv_head") cannot fall
  * back to a default silently. */
 #include "collcalc/models.h"
-#include "collcalc/alloc.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,6 +35,7 @@
 
 #include "json_check.h"
 #include "names.h"
+#include "table.h"
 
 #define MODELS_SCHEMA_VERSION 1
 
@@ -50,7 +50,7 @@
 
 struct collcalc_model_table {
     size_t count;
-    collcalc_entry_origin origins[COLLCALC_MODELS_MAX]; /* all BASE (0) after a parse */
+    unsigned char origins[COLLCALC_MODELS_MAX]; /* collcalc_entry_origin of each entry */
     collcalc_model_shape models[]; /* count entries, in file order */
 };
 
@@ -59,11 +59,6 @@ struct collcalc_model_table {
 static const char *const attention_words[] = {"gqa", "mla"};
 static const char *const dtype_words[] = {"bf16", "fp8", "fp16", "fp32"};
 static const unsigned dtype_sizes[] = {2, 1, 2, 4};
-
-static const collcalc_json_key root_keys[] = {
-    {"schema_version", true},
-    {"models", true},
-};
 
 static const collcalc_json_key model_keys[] = {
     {"name", true},           {"aliases", false},        {"description", false},
@@ -292,6 +287,10 @@ static collcalc_status load_model_entry(collcalc_json_ctx *ctx, const cJSON *ele
     return load_model(ctx, element, entry);
 }
 
+COLLCALC_TABLE_CHECK(collcalc_model_table, origins, COLLCALC_MODELS_MAX);
+static const collcalc_table_layout model_table = COLLCALC_TABLE_LAYOUT(
+    collcalc_model_table, origins, models, COLLCALC_MODELS_MAX, model_names, "model");
+
 static collcalc_status parse_table(const char *json_text, size_t json_length, const char *origin,
                                    collcalc_model_table **out_table, collcalc_diag *diag)
 {
@@ -300,29 +299,12 @@ static collcalc_status parse_table(const char *json_text, size_t json_length, co
     *out_table = NULL;
     if (json_text == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no model table text");
-
-    collcalc_json_ctx ctx;
-    collcalc_json_ctx_init(&ctx, origin, diag);
-    cJSON *root = NULL;
-    collcalc_status status = collcalc_json_parse(&ctx, json_text, json_length, &root);
-    if (status != COLLCALC_OK)
-        return status;
-    status = collcalc_json_check_object(&ctx, root, root_keys, COUNT_OF(root_keys));
-    if (status == COLLCALC_OK)
-        status = collcalc_json_check_version(&ctx, root, MODELS_SCHEMA_VERSION);
-    void *block = NULL;
-    size_t count = 0;
-    if (status == COLLCALC_OK)
-        status = collcalc_names_load_entries(&ctx, root, &model_names, COLLCALC_MODELS_MAX,
-                                             offsetof(collcalc_model_table, models),
-                                             load_model_entry, NULL, &block, &count);
-    cJSON_Delete(root);
-    if (status != COLLCALC_OK)
-        return status;
-    collcalc_model_table *table = block;
-    table->count = count;
+    void *table = NULL;
+    collcalc_status status = collcalc_table_parse(&model_table, MODELS_SCHEMA_VERSION, json_text,
+                                                  json_length, origin, load_model_entry, NULL,
+                                                  &table, diag);
     *out_table = table;
-    return COLLCALC_OK;
+    return status;
 }
 
 collcalc_status collcalc_model_table_parse(const char *json_text, size_t json_length,
@@ -359,23 +341,16 @@ static bool names_clash(const collcalc_model_shape *a, const collcalc_model_shap
     return false;
 }
 
-collcalc_status collcalc_model_table_overlay(const collcalc_model_table *base,
-                                             const collcalc_model_table *overlay,
-                                             collcalc_model_table **out_table,
-                                             collcalc_diag *diag)
+/* Plans an overlay as collcalc_names_plan_overlay does (replaces[i]: the base
+ * entry overlay entry i replaces, or base->count when added), by the model
+ * table's own rules and messages: a clash is reported per base entry, in the
+ * words "is already a name or alias of built-in", and the size limit at the
+ * first entry that would pass it. */
+static collcalc_status plan_overlay(const collcalc_model_table *base,
+                                    const collcalc_model_table *overlay, size_t *replaces,
+                                    size_t *out_count, collcalc_diag *diag)
 {
-    if (out_table == NULL || base == NULL || overlay == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no tables to overlay");
-    *out_table = NULL;
-    size_t capacity = base->count + overlay->count;
-    size_t bytes =
-        offsetof(collcalc_model_table, models) + capacity * sizeof(collcalc_model_shape);
-    collcalc_model_table *table = collcalc_mem_malloc(bytes);
-    if (table == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory overlaying models");
-    memset(table, 0, bytes);
-    memcpy(table->models, base->models, base->count * sizeof(collcalc_model_shape));
-    table->count = base->count;
+    size_t count = base->count;
     for (size_t i = 0; i < overlay->count; i++) {
         const collcalc_model_shape *m = &overlay->models[i];
         size_t same = base->count;
@@ -387,7 +362,6 @@ collcalc_status collcalc_model_table_overlay(const collcalc_model_table *base,
             if (k == same || !names_clash(m, &base->models[k], &slot))
                 continue;
             const char *name = collcalc_names_slot(&model_names, m, 0, slot);
-            collcalc_mem_free(table);
             if (slot == 0)
                 return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                           "models[%zu].name: '%s' is already a name or alias "
@@ -397,20 +371,36 @@ collcalc_status collcalc_model_table_overlay(const collcalc_model_table *base,
                                       "alias of built-in '%s'", i, slot - 1, name,
                                       base->models[k].name);
         }
-        if (same < base->count) {
-            table->models[same] = *m;
-            table->origins[same] = COLLCALC_ENTRY_REPLACED;
+        replaces[i] = same;
+        if (same < base->count)
             continue;
-        }
-        if (table->count >= COLLCALC_MODELS_MAX) {
-            collcalc_mem_free(table);
+        if (count >= COLLCALC_MODELS_MAX)
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                       "models[%zu]: more than %d models with the built-in ones",
                                       i, COLLCALC_MODELS_MAX);
-        }
-        table->origins[table->count] = COLLCALC_ENTRY_ADDED;
-        table->models[table->count++] = *m;
+        count++;
     }
+    *out_count = count;
+    return COLLCALC_OK;
+}
+
+collcalc_status collcalc_model_table_overlay(const collcalc_model_table *base,
+                                             const collcalc_model_table *overlay,
+                                             collcalc_model_table **out_table,
+                                             collcalc_diag *diag)
+{
+    if (out_table == NULL || base == NULL || overlay == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no tables to overlay");
+    *out_table = NULL;
+    size_t replaces[COLLCALC_MODELS_MAX];
+    size_t count = 0;
+    collcalc_status status = plan_overlay(base, overlay, replaces, &count, diag);
+    if (status != COLLCALC_OK)
+        return status;
+    collcalc_model_table *table = collcalc_table_merge(&model_table, base, overlay, replaces,
+                                                       count);
+    if (table == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory overlaying models");
     *out_table = table;
     return COLLCALC_OK;
 }
@@ -418,45 +408,34 @@ collcalc_status collcalc_model_table_overlay(const collcalc_model_table *base,
 collcalc_entry_origin collcalc_model_table_origin(const collcalc_model_table *table,
                                                   size_t index)
 {
-    if (table == NULL || index >= table->count)
-        return COLLCALC_ENTRY_BASE;
-    return table->origins[index];
+    return collcalc_table_origin(&model_table, table, index);
 }
 
 size_t collcalc_model_table_replaced_count(const collcalc_model_table *table)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < collcalc_model_table_count(table); i++)
-        if (table->origins[i] == COLLCALC_ENTRY_REPLACED)
-            n++;
-    return n;
+    return collcalc_table_replaced_count(&model_table, table);
 }
 
 void collcalc_model_table_free(collcalc_model_table *table)
 {
-    if (table != NULL)
-        collcalc_mem_free(table);
+    collcalc_table_free(table);
 }
 
 size_t collcalc_model_table_count(const collcalc_model_table *table)
 {
-    return table != NULL ? table->count : 0;
+    return collcalc_table_count(table);
 }
 
 const collcalc_model_shape *collcalc_model_table_at(const collcalc_model_table *table,
                                                     size_t index)
 {
-    if (table == NULL || index >= table->count)
-        return NULL;
-    return &table->models[index];
+    return collcalc_table_at(&model_table, table, index);
 }
 
 const collcalc_model_shape *collcalc_model_table_find(const collcalc_model_table *table,
                                                       const char *name)
 {
-    if (table == NULL)
-        return NULL;
-    return collcalc_names_find(&model_names, table->models, table->count, name);
+    return collcalc_table_find(&model_table, table, name);
 }
 
 char *collcalc_model_table_names(const collcalc_model_table *table, char *buffer,

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "json_check.h"
+#include "table.h"
 
 #define NCCL_SCHEMA_VERSION 1
 #define NCCL_VERSIONS_MAX 16
@@ -315,6 +316,21 @@ static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
     return status;
 }
 
+/* Loads the parsed document into a new table (arg: where to put it). */
+static collcalc_status load_document(collcalc_json_ctx *ctx, const cJSON *root, void *arg)
+{
+    collcalc_nccl_constants_table *table = collcalc_mem_calloc(1, sizeof *table);
+    if (table == NULL)
+        return collcalc_diag_fail(ctx->diag, COLLCALC_ERR_NOMEM, "out of memory");
+    collcalc_status status = load_table(ctx, root, table);
+    if (status != COLLCALC_OK) {
+        collcalc_mem_free(table);
+        return status;
+    }
+    *(collcalc_nccl_constants_table **)arg = table;
+    return COLLCALC_OK;
+}
+
 static collcalc_status parse_table(const char *json_text, size_t json_length, const char *origin,
                                    collcalc_nccl_constants_table **out_table, collcalc_diag *diag)
 {
@@ -323,25 +339,8 @@ static collcalc_status parse_table(const char *json_text, size_t json_length, co
     *out_table = NULL;
     if (json_text == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no text");
-    collcalc_json_ctx ctx;
-    collcalc_json_ctx_init(&ctx, origin, diag);
-    cJSON *root = NULL;
-    collcalc_status status = collcalc_json_parse(&ctx, json_text, json_length, &root);
-    if (status != COLLCALC_OK)
-        return status;
-    collcalc_nccl_constants_table *table = collcalc_mem_calloc(1, sizeof *table);
-    if (table == NULL) {
-        cJSON_Delete(root);
-        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory");
-    }
-    status = load_table(&ctx, root, table);
-    cJSON_Delete(root);
-    if (status != COLLCALC_OK) {
-        collcalc_mem_free(table);
-        return status;
-    }
-    *out_table = table;
-    return COLLCALC_OK;
+    return collcalc_data_parse_document(json_text, json_length, origin, diag, load_document,
+                                        out_table);
 }
 
 collcalc_status collcalc_nccl_constants_parse(const char *json_text, size_t json_length,

@@ -43,7 +43,6 @@
  * across the table, ignoring case. Unknown and duplicate keys are errors, so
  * a typo cannot silently fall back to nothing. */
 #include "collcalc/platforms.h"
-#include "collcalc/alloc.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +51,7 @@
 #include "collcalc/cluster_spec.h"
 #include "json_check.h"
 #include "names.h"
+#include "table.h"
 
 /* The only schema this code reads; a newer file must be refused, not
  * half-understood. */
@@ -71,11 +71,6 @@ struct collcalc_platform_table {
 
 /* Tier sets, as bit masks over collcalc_tier, for the link rules below. */
 #define TIER_BIT(tier) (1u << (unsigned)(tier))
-
-static const collcalc_json_key root_keys[] = {
-    {"schema_version", true},
-    {"platforms", true},
-};
 
 static const collcalc_json_key platform_keys[] = {
     {"name", true},
@@ -403,31 +398,10 @@ static collcalc_status load_platform_entry(collcalc_json_ctx *ctx, const cJSON *
     return load_platform(ctx, element, context, entry);
 }
 
-static collcalc_status load_table(collcalc_json_ctx *ctx, const cJSON *root,
-                                  const collcalc_link_table *links,
-                                  collcalc_platform_table **out_table)
-{
-    collcalc_status status =
-        collcalc_json_check_object(ctx, root, root_keys, COUNT_OF(root_keys));
-    if (status != COLLCALC_OK)
-        return status;
-
-    status = collcalc_json_check_version(ctx, root, PLATFORMS_SCHEMA_VERSION);
-    if (status != COLLCALC_OK)
-        return status;
-
-    void *block = NULL;
-    size_t count = 0;
-    status = collcalc_names_load_entries(ctx, root, &platform_names, COLLCALC_PLATFORMS_MAX,
-                                         offsetof(collcalc_platform_table, platforms),
-                                         load_platform_entry, links, &block, &count);
-    if (status != COLLCALC_OK)
-        return status;
-    collcalc_platform_table *table = block;
-    table->count = count;
-    *out_table = table;
-    return COLLCALC_OK;
-}
+COLLCALC_TABLE_CHECK(collcalc_platform_table, origins, COLLCALC_PLATFORMS_MAX);
+static const collcalc_table_layout platform_table =
+    COLLCALC_TABLE_LAYOUT(collcalc_platform_table, origins, platforms, COLLCALC_PLATFORMS_MAX,
+                          platform_names, "platform");
 
 /* Parses text as a platform table; origin names the document in messages. */
 static collcalc_status parse_table(const char *json_text, size_t json_length, const char *origin,
@@ -441,15 +415,11 @@ static collcalc_status parse_table(const char *json_text, size_t json_length, co
     if (links == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "no link table to check the platforms against");
-
-    collcalc_json_ctx ctx;
-    collcalc_json_ctx_init(&ctx, origin, diag);
-    cJSON *root = NULL;
-    collcalc_status status = collcalc_json_parse(&ctx, json_text, json_length, &root);
-    if (status != COLLCALC_OK)
-        return status;
-    status = load_table(&ctx, root, links, out_table);
-    cJSON_Delete(root);
+    void *table = NULL;
+    collcalc_status status =
+        collcalc_table_parse(&platform_table, PLATFORMS_SCHEMA_VERSION, json_text, json_length,
+                             origin, load_platform_entry, links, &table, diag);
+    *out_table = table;
     return status;
 }
 
@@ -475,58 +445,25 @@ collcalc_status collcalc_platform_table_overlay(const collcalc_platform_table *b
                                                 collcalc_platform_table **out_table,
                                                 collcalc_diag *diag)
 {
-    if (out_table == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "no place for the platform table");
-    *out_table = NULL;
-    if (base == NULL || overlay == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no platform table to overlay");
-    size_t replaces[COLLCALC_PLATFORMS_MAX];
-    size_t count = 0;
-    collcalc_status status = collcalc_names_plan_overlay(
-        &platform_names, base->platforms, base->count, overlay->platforms, overlay->count,
-        COLLCALC_PLATFORMS_MAX, replaces, &count, diag);
-    if (status != COLLCALC_OK)
-        return status;
-    size_t bytes =
-        offsetof(collcalc_platform_table, platforms) + count * sizeof(collcalc_platform);
-    collcalc_platform_table *table = collcalc_mem_malloc(bytes);
-    if (table == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM,
-                                  "out of memory merging platform tables");
-    memset(table, 0, bytes);
-    table->count = count;
-    for (size_t b = 0; b < base->count; b++) {
-        table->platforms[b] = base->platforms[b];
-        table->origins[b] = base->origins[b];
-    }
-    size_t next = base->count;
-    for (size_t i = 0; i < overlay->count; i++) {
-        bool replaced = replaces[i] != base->count;
-        size_t at = replaced ? replaces[i] : next++;
-        table->platforms[at] = overlay->platforms[i];
-        table->origins[at] =
-            (unsigned char)(replaced ? COLLCALC_ENTRY_REPLACED : COLLCALC_ENTRY_ADDED);
-    }
-    *out_table = table;
-    return COLLCALC_OK;
+    /* As collcalc_link_table_overlay: through a void *, NULL kept NULL. */
+    void *table = NULL;
+    collcalc_status status =
+        collcalc_table_overlay(&platform_table, base, overlay,
+                               out_table != NULL ? &table : NULL, diag);
+    if (out_table != NULL)
+        *out_table = table;
+    return status;
 }
 
 collcalc_entry_origin collcalc_platform_table_origin(const collcalc_platform_table *table,
                                                     size_t index)
 {
-    if (table == NULL || index >= table->count)
-        return COLLCALC_ENTRY_BASE;
-    return (collcalc_entry_origin)table->origins[index];
+    return collcalc_table_origin(&platform_table, table, index);
 }
 
 size_t collcalc_platform_table_replaced_count(const collcalc_platform_table *table)
 {
-    size_t replaced = 0;
-    for (size_t i = 0; i < collcalc_platform_table_count(table); i++)
-        if (table->origins[i] == COLLCALC_ENTRY_REPLACED)
-            replaced++;
-    return replaced;
+    return collcalc_table_replaced_count(&platform_table, table);
 }
 
 collcalc_status collcalc_platform_table_builtin(const collcalc_link_table *links,
@@ -540,21 +477,18 @@ collcalc_status collcalc_platform_table_builtin(const collcalc_link_table *links
 
 void collcalc_platform_table_free(collcalc_platform_table *table)
 {
-    if (table != NULL)
-        collcalc_mem_free(table);
+    collcalc_table_free(table);
 }
 
 size_t collcalc_platform_table_count(const collcalc_platform_table *table)
 {
-    return table != NULL ? table->count : 0;
+    return collcalc_table_count(table);
 }
 
 const collcalc_platform *collcalc_platform_table_at(const collcalc_platform_table *table,
                                                     size_t index)
 {
-    if (table == NULL || index >= table->count)
-        return NULL;
-    return &table->platforms[index];
+    return collcalc_table_at(&platform_table, table, index);
 }
 
 const char *collcalc_gpu_arch_name(collcalc_gpu_arch arch)
@@ -580,7 +514,5 @@ const char *collcalc_transport_name(collcalc_transport transport)
 const collcalc_platform *collcalc_platform_table_find(const collcalc_platform_table *table,
                                                       const char *name)
 {
-    if (table == NULL)
-        return NULL;
-    return collcalc_names_find(&platform_names, table->platforms, table->count, name);
+    return collcalc_table_find(&platform_table, table, name);
 }

@@ -135,13 +135,11 @@ double collcalc_nccl_busbw_factor(collcalc_nccl_func func, int nranks)
 {
     if (nranks < 1)
         return 0.0;
-    double n = (double)nranks;
-    switch (func) {
-    case COLLCALC_NCCL_ALLREDUCE: return 2.0 * (n - 1.0) / n;
-    case COLLCALC_NCCL_ALLGATHER:
-    case COLLCALC_NCCL_REDUCESCATTER: return (n - 1.0) / n;
-    case COLLCALC_NCCL_BROADCAST:
-    case COLLCALC_NCCL_REDUCE: return 1.0;
+    /* The alpha-beta model's factor, for the op func is. */
+    for (int op = 0; op < COLLCALC_OP_COUNT; op++) {
+        collcalc_nccl_func of_op;
+        if (collcalc_nccl_func_from_op((collcalc_op)op, &of_op) && of_op == func)
+            return collcalc_busbw_factor((collcalc_op)op, nranks);
     }
     return 0.0;
 }

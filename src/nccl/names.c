@@ -46,6 +46,21 @@ const char *collcalc_nccl_transport_name(collcalc_nccl_transport transport)
     return word_or_unknown(transport_names, COUNT_OF(transport_names), (int)transport);
 }
 
+bool collcalc_nccl_func_from_op(collcalc_op op, collcalc_nccl_func *out_func)
+{
+    switch (op) {
+    case COLLCALC_OP_ALLREDUCE: *out_func = COLLCALC_NCCL_ALLREDUCE; return true;
+    case COLLCALC_OP_ALLGATHER: *out_func = COLLCALC_NCCL_ALLGATHER; return true;
+    case COLLCALC_OP_REDUCESCATTER: *out_func = COLLCALC_NCCL_REDUCESCATTER; return true;
+    case COLLCALC_OP_BROADCAST: *out_func = COLLCALC_NCCL_BROADCAST; return true;
+    case COLLCALC_OP_REDUCE: *out_func = COLLCALC_NCCL_REDUCE; return true;
+    case COLLCALC_OP_ALLTOALL:
+    case COLLCALC_OP_SENDRECV:
+    case COLLCALC_OP_COUNT: break;
+    }
+    return false;
+}
+
 const char *collcalc_nccl_unavailable_text(collcalc_nccl_unavailable reason)
 {
     return word_or_unknown(unavailable_texts, COUNT_OF(unavailable_texts), (int)reason);

@@ -15,22 +15,6 @@ void collcalc_nccl_costing_init(collcalc_nccl_costing *costing)
     costing->launch = COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
 }
 
-/* NCCL's function for op; false for what its tuner does not cost. */
-static bool nccl_func(collcalc_op op, collcalc_nccl_func *out)
-{
-    switch (op) {
-    case COLLCALC_OP_ALLREDUCE: *out = COLLCALC_NCCL_ALLREDUCE; return true;
-    case COLLCALC_OP_ALLGATHER: *out = COLLCALC_NCCL_ALLGATHER; return true;
-    case COLLCALC_OP_REDUCESCATTER: *out = COLLCALC_NCCL_REDUCESCATTER; return true;
-    case COLLCALC_OP_BROADCAST: *out = COLLCALC_NCCL_BROADCAST; return true;
-    case COLLCALC_OP_REDUCE: *out = COLLCALC_NCCL_REDUCE; return true;
-    case COLLCALC_OP_ALLTOALL:
-    case COLLCALC_OP_SENDRECV:
-    case COLLCALC_OP_COUNT: break;
-    }
-    return false;
-}
-
 static collcalc_algo our_algo(collcalc_nccl_algo algo, collcalc_algo fallback)
 {
     switch (algo) {
@@ -59,7 +43,7 @@ collcalc_status collcalc_cost_nccl_platform(const collcalc_query *query, void *c
     const collcalc_cluster *cl = &query->cluster;
     collcalc_nccl_func func;
     int nodes = collcalc_cluster_nodes(cl);
-    if (!nccl_func(query->op, &func) || cl->gpus < 2 || cl->gpus % nodes != 0 ||
+    if (!collcalc_nccl_func_from_op(query->op, &func) || cl->gpus < 2 || cl->gpus % nodes != 0 ||
         cl->gpus / nodes > c->platform->gpus_per_node) {
         c->fallback_calls++;
         return COLLCALC_OK;

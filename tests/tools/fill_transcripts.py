@@ -8,6 +8,7 @@ Usage: tests/tools/fill_transcripts.py BUILD/collcalc FILE...
 """
 import re
 import shlex
+import os
 import subprocess
 import sys
 
@@ -18,7 +19,10 @@ def run(binary, command):
         command, path = command.rsplit(" < ", 1)
         stdin_text = open(path).read()
     args = shlex.split(command)[1:]
-    proc = subprocess.run([binary] + args, capture_output=True, text=True, input=stdin_text)
+    # The locale the tests run under (tests/CMakeLists.txt): charts in Unicode.
+    env = dict(os.environ, LC_ALL="C.UTF-8")
+    proc = subprocess.run([binary] + args, capture_output=True, text=True, input=stdin_text,
+                          env=env)
     lines = [proc.stdout.rstrip("\n")] if proc.stdout else []
     for err in proc.stderr.splitlines():
         lines.append("[stderr] " + err)

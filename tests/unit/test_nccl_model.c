@@ -580,6 +580,56 @@ static void test_validation_runs(void **state)
     collcalc_link_table_free(links);
 }
 
+/* The switch points: stretches tile [min, max] without gaps, each holds
+ * one choice at both ends, and the byte after a stretch already has the
+ * next one (bisection to the byte). */
+static void test_switch_points(void **state)
+{
+    (void)state;
+    collcalc_nccl_system s;
+    worked_two_nodes(&s);
+    collcalc_nccl_options o = faithful();
+    collcalc_nccl_choice_range ranges[32];
+    size_t count = 0;
+    collcalc_diag diag;
+    assert_int_equal(collcalc_nccl_switch_points(&s, k2307, &o, COLLCALC_NCCL_ALLREDUCE, 1,
+                                                 1ULL << 36, ranges, 32, &count, &diag),
+                     COLLCALC_OK);
+    assert_true(count >= 2); /* the worked example changes protocol with size */
+    assert_int_equal(ranges[0].from_bytes, 1);
+    assert_int_equal(ranges[count - 1].to_bytes, 1ULL << 36);
+    for (size_t i = 0; i < count; i++) {
+        const collcalc_nccl_choice_range *r = &ranges[i];
+        assert_true(r->from_bytes <= r->to_bytes);
+        if (i > 0)
+            assert_int_equal(r->from_bytes, ranges[i - 1].to_bytes + 1);
+        uint64_t ends[2] = {r->from_bytes, r->to_bytes};
+        for (int e = 0; e < 2; e++) {
+            collcalc_nccl_prediction p = predict(&s, &o, COLLCALC_NCCL_ALLREDUCE, ends[e]);
+            const collcalc_nccl_candidate *c = collcalc_nccl_selected(&p);
+            assert_non_null(c);
+            assert_int_equal(c->algo, r->algo);
+            assert_int_equal(c->proto, r->proto);
+        }
+        if (i + 1 < count) {
+            const collcalc_nccl_choice_range *n = &ranges[i + 1];
+            assert_false(n->algo == r->algo && n->proto == r->proto);
+        }
+    }
+    /* Too little room is an error, not a silent cut. */
+    assert_int_equal(collcalc_nccl_switch_points(&s, k2307, &o, COLLCALC_NCCL_ALLREDUCE, 1,
+                                                 1ULL << 36, ranges, 1, &count, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_nccl_switch_points(&s, k2307, &o, COLLCALC_NCCL_ALLREDUCE, 0, 8,
+                                                 ranges, 32, &count, &diag),
+                     COLLCALC_ERR_INVALID);
+    /* One size: one stretch. */
+    assert_int_equal(collcalc_nccl_switch_points(&s, k2307, &o, COLLCALC_NCCL_ALLREDUCE, 4096,
+                                                 4096, ranges, 32, &count, &diag),
+                     COLLCALC_OK);
+    assert_int_equal(count, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -594,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_properties),
         cmocka_unit_test(test_from_platform),
         cmocka_unit_test(test_validation_runs),
+        cmocka_unit_test(test_switch_points),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
