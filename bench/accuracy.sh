@@ -31,7 +31,7 @@ runs=(
   "nccl_allreduce_h100_8gpu_1node_nvls_issue290.txt|--platform hgx-h100 --nodes 1|NCCL version not stated (newest)"
   "nccl_allreduce_h100_2node_16gpu_ndr400_xe9680_nccl2.26_issue309.txt|--platform hgx-h100 --nodes 2 --gpus 16 --nccl-version 2.26|no CollNet/SHARP"
   "nccl_allreduce_h100_2node_16gpu_ib400_ring_minctas24_qps2_issue309.txt|--platform hgx-h100 --nodes 2 --gpus 16 --nccl-version 2.26 --nccl-algo ring|NCCL 2.26 era; NCCL_MIN_CTAS=24 and 2 QPs not modelled"
-  "nccl_allreduce_a100_8gpu_nvlink3_stas00.txt|--platform dgx-a100 --nodes 1|NCCL version not stated (newest)"
+  "nccl_allreduce_a100_8gpu_nvlink3_stas00.txt|--platform dgx-a100 --nodes 1 --launch single-process|-g 8 as the header says (the abbreviated table cannot); NCCL version not stated (newest)"
   "nccl_allreduce_b200_8gpu_nvlink5_nccl2.27.txt|--platform hgx-b200 --nodes 1 --nccl-version 2.27 --symmetric --cuda-graph|-R 2 -G 100 per the thread (unconfirmed)"
   "nccl_allreduce_gb200_nvl72_1rack_72gpu_mnnvl_nccl2.26_coreweave.txt|--platform gb200-nvl72 --nodes 1 --gpus 72 --nccl-version 2.26|one NVLink domain = one NCCL node (MNNVL)"
   "nccl_allreduce_2080ti_2gpu_pcie_nop2p_autodl.txt|--platform rtx2080ti-2x-pcie3 --no-p2p|P2P off as the header says; CPU Intel assumed; NCCL not stated"

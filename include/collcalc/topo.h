@@ -41,7 +41,11 @@ typedef enum {
 
 typedef enum { COLLCALC_TOPO_GPU = 0, COLLCALC_TOPO_NIC } collcalc_topo_kind;
 
-/* GPU generations the reader knows the NVLink and PCIe rates of. */
+/* GPU generations the reader knows the NVLink and PCIe rates of. Not
+ * collcalc_gpu_arch (collcalc/platforms.h), though close: that one is the SM
+ * number NCCL's tuning tables key on (sm75 and sm86 apart, no Pascal), this
+ * one the NVLink/PCIe rate class a topology implies (Pascal, one Ampere),
+ * and the two print differently ("sm90" / "hopper"). */
 typedef enum {
     COLLCALC_GPU_UNKNOWN = 0,
     COLLCALC_GPU_PASCAL,    /* sm60, P100: NVLink 1, 20 GB/s per link per direction, PCIe 3 */

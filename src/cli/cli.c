@@ -29,11 +29,13 @@ static const option_use TABLES[] = {
     {OPT_LINKS_FILE, false, NULL}, {OPT_LINKS_ONLY, false, NULL},
     {OPT_PLATFORMS_FILE, false, NULL}, {OPT_PLATFORMS_ONLY, false, NULL}, END};
 static const option_use OUTPUT_EXPLAIN[] = {
-    {OPT_FORMAT, false, NULL}, {OPT_EXPLAIN, false, NULL}, {OPT_HELP, false, NULL}, END};
-static const option_use OUTPUT[] = {{OPT_FORMAT, false, NULL}, {OPT_HELP, false, NULL}, END};
+    {OPT_FORMAT, false, NULL}, {OPT_EXPLAIN, false, NULL}, {OPT_QUIET, false, NULL},
+    {OPT_HELP, false, NULL}, END};
+static const option_use OUTPUT[] = {{OPT_FORMAT, false, NULL}, {OPT_QUIET, false, NULL},
+                                    {OPT_HELP, false, NULL}, END};
 static const option_use OUTPUT_CHART[] = {
     {OPT_FORMAT, false, NULL}, {OPT_PLOT, false, NULL}, {OPT_SVG, false, NULL},
-    {OPT_WIDTH, false, NULL}, {OPT_HELP, false, NULL}, END};
+    {OPT_WIDTH, false, NULL}, {OPT_QUIET, false, NULL}, {OPT_HELP, false, NULL}, END};
 
 static const option_use COST_MODEL[] = {
     {OPT_COST_MODEL, false, NULL}, {OPT_NCCL_VERSION, false, NULL}, {OPT_LAUNCH, false, NULL},
@@ -178,6 +180,7 @@ static const option_use BATCH_READING[] = {{OPT_FAIL_FAST, false, NULL}, END};
 static const option_use BATCH_OUTPUT[] = {
     {OPT_FORMAT, false, "csv (default: a header, then one row per result) or jsonl\n"
                         "(one JSON object per result); json is refused"},
+    {OPT_QUIET, false, "no notes or warnings (bad lines are still reported)"},
     {OPT_HELP, false, NULL}, END};
 static const option_group BATCH_GROUPS[] = {
     {"Reading", BATCH_READING}, {"Tables (loaded once for every line)", TABLES},

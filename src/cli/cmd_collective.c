@@ -71,7 +71,7 @@ static int nccl_answer(cli_context *ctx, collcalc_query *query, const collcalc_c
         return cli_data_error(ctx, NULL, "out of memory");
     int code = nccl_view_setup(ctx, spec, &query->cluster, setup);
     collcalc_nccl_func func = COLLCALC_NCCL_ALLREDUCE;
-    nccl_func_of(query->op, &func);
+    collcalc_nccl_func_from_op(query->op, &func);
     collcalc_nccl_prediction prediction;
     collcalc_diag diag;
     if (code == 0 && collcalc_nccl_predict(&setup->system, setup->constants, &setup->options, func,

@@ -42,7 +42,7 @@ int cmd_diagnose(cli_context *ctx)
     code = read_lines(ctx, path, COLLCALC_NCCL_LINE_BYTES, feed, log);
     collcalc_findings *findings = malloc(sizeof *findings);
     collcalc_diag diag;
-    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    const char *shown = cli_input_name(path);
     if (code == 0 && findings == NULL)
         code = cli_data_error(ctx, NULL, "out of memory");
     if (code == 0 && collcalc_nccl_log_finish(log, findings, &diag) != COLLCALC_OK)

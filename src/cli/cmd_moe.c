@@ -73,7 +73,7 @@ static int read_loads(cli_context *ctx, collcalc_expert_loads *loads)
     collcalc_status status = collcalc_expert_loads_parse(text, length, loads, &diag);
     free(text);
     if (status != COLLCALC_OK)
-        return cli_data_error(ctx, strcmp(path, "-") == 0 ? "<stdin>" : path, "%s", diag.message);
+        return cli_data_error(ctx, cli_input_name(path), "%s", diag.message);
     return 0;
 }
 

@@ -118,7 +118,7 @@ static int predict_row(cli_context *ctx, collcalc_query *query, const nccl_setup
     collcalc_diag diag;
     if (setup != NULL) {
         collcalc_nccl_func func = COLLCALC_NCCL_ALLREDUCE;
-        nccl_func_of(query->op, &func);
+        collcalc_nccl_func_from_op(query->op, &func);
         collcalc_nccl_prediction prediction;
         if (collcalc_nccl_predict(&setup->system, setup->constants, &setup->options, func,
                                   query->size_bytes, &prediction, &diag) != COLLCALC_OK)

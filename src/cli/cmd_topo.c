@@ -115,7 +115,7 @@ int cmd_topo(cli_context *ctx)
     collcalc_diag diag;
     collcalc_status status = collcalc_topo_parse(text, length, &options, &topo, &diag);
     free(text);
-    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    const char *shown = cli_input_name(path);
     if (status == COLLCALC_ERR_INVALID && options.gpu != NULL && strstr(diag.message, "--gpu") != NULL)
         return cli_usage_error(ctx, NULL, "%s", diag.message);
     if (status != COLLCALC_OK)

@@ -96,18 +96,39 @@ const char *cli_spelled(const cli_context *ctx, option_id id)
     return option_long(id, fallback, sizeof fallback);
 }
 
-int cli_read_input(cli_context *ctx, const char *path, char **out_text, size_t *out_length)
+const char *cli_input_name(const char *path)
 {
-    enum { MAX_FILE_BYTES = 64 << 20 };
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+int cli_open_input(cli_context *ctx, const char *path, FILE **out_file)
+{
     bool from_stdin = strcmp(path, "-") == 0;
     if (from_stdin && ctx->stdin_used)
         return cli_usage_error(ctx, NULL, "standard input ('-') can be read only once");
     FILE *file = from_stdin ? ctx->in : fopen(path, "rb");
-    const char *shown = from_stdin ? "<stdin>" : path;
     if (file == NULL)
-        return cli_data_error(ctx, shown, "cannot open: %s", strerror(errno));
+        return cli_data_error(ctx, cli_input_name(path), "cannot open: %s", strerror(errno));
     if (from_stdin)
         ctx->stdin_used = true;
+    *out_file = file;
+    return 0;
+}
+
+void cli_close_input(cli_context *ctx, FILE *file)
+{
+    if (file != ctx->in)
+        fclose(file);
+}
+
+int cli_read_input(cli_context *ctx, const char *path, char **out_text, size_t *out_length)
+{
+    enum { MAX_FILE_BYTES = 64 << 20 };
+    FILE *file = NULL;
+    int code = cli_open_input(ctx, path, &file);
+    if (code != 0)
+        return code;
+    const char *shown = cli_input_name(path);
     size_t capacity = 1 << 14, length = 0, got;
     char *text = malloc(capacity + 1);
     while (text != NULL && (got = fread(text + length, 1, capacity - length, file)) > 0) {
@@ -116,8 +137,7 @@ int cli_read_input(cli_context *ctx, const char *path, char **out_text, size_t *
             continue;
         if (capacity >= MAX_FILE_BYTES) {
             free(text);
-            if (!from_stdin)
-                fclose(file);
+            cli_close_input(ctx, file);
             return cli_data_error(ctx, shown, "larger than 64 MiB");
         }
         capacity *= 2;
@@ -127,8 +147,7 @@ int cli_read_input(cli_context *ctx, const char *path, char **out_text, size_t *
         text = bigger;
     }
     bool failed = ferror(file) != 0;
-    if (!from_stdin)
-        fclose(file);
+    cli_close_input(ctx, file);
     if (text == NULL)
         return cli_data_error(ctx, shown, "out of memory");
     if (failed) {
@@ -142,6 +161,51 @@ int cli_read_input(cli_context *ctx, const char *path, char **out_text, size_t *
 }
 
 /* ---- tables --------------------------------------------------------------- */
+
+/* The name of entry index of a merged table when it replaced a built-in
+ * entry, else NULL: one per table type, for note_replaced. */
+typedef const char *(*replaced_name_fn)(const void *table, size_t index);
+
+static const char *replaced_link(const void *table, size_t index)
+{
+    return collcalc_link_table_origin(table, index) == COLLCALC_ENTRY_REPLACED
+               ? collcalc_link_table_at(table, index)->name
+               : NULL;
+}
+
+static const char *replaced_platform(const void *table, size_t index)
+{
+    return collcalc_platform_table_origin(table, index) == COLLCALC_ENTRY_REPLACED
+               ? collcalc_platform_table_at(table, index)->name
+               : NULL;
+}
+
+static const char *replaced_model(const void *table, size_t index)
+{
+    return collcalc_model_table_origin(table, index) == COLLCALC_ENTRY_REPLACED
+               ? collcalc_model_table_at(table, index)->name
+               : NULL;
+}
+
+/* Notes "SHOWN replaces the built-in NOUN(s) a, b" for a user's file merged
+ * over a built-in table of count entries, replaced of them replaced; the
+ * list is cut at 200 bytes, the plural follows replaced. */
+static void note_replaced(cli_context *ctx, const char *shown, const char *noun,
+                          const void *table, size_t count, size_t replaced,
+                          replaced_name_fn name_of)
+{
+    char names[200] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < count && used < sizeof names; i++) {
+        const char *name = name_of(table, i);
+        if (name != NULL)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                     name);
+    }
+    if (used > 0)
+        cli_note(ctx, "%s replaces the built-in %s%s %s", shown, noun, replaced == 1 ? "" : "s",
+                 names);
+}
 
 /* The built-in tables are parsed once per process (tests, fuzzers and
  * batch run many commands in one) and only when a command needs them;
@@ -174,7 +238,7 @@ static int load_links(cli_context *ctx)
     int code = cli_read_input(ctx, path, &text, &length);
     if (code != 0)
         return code;
-    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    const char *shown = cli_input_name(path);
     collcalc_link_table *file = NULL;
     collcalc_status status = collcalc_link_table_parse_named(text, length, shown, &file, &diag);
     free(text);
@@ -195,27 +259,24 @@ static int load_links(cli_context *ctx)
     collcalc_link_table_free(file);
     if (status != COLLCALC_OK)
         return cli_data_error(ctx, NULL, "%s", diag.message);
-    char names[200] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < collcalc_link_table_count(ctx->links) && used < sizeof names; i++)
-        if (collcalc_link_table_origin(ctx->links, i) == COLLCALC_ENTRY_REPLACED)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
-                                     collcalc_link_table_at(ctx->links, i)->name);
-    if (used > 0)
-        cli_note(ctx, "%s replaces the built-in link%s %s", shown,
-                 collcalc_link_table_replaced_count(ctx->links) == 1 ? "" : "s", names);
+    note_replaced(ctx, shown, "link", ctx->links, collcalc_link_table_count(ctx->links),
+                  collcalc_link_table_replaced_count(ctx->links), replaced_link);
     return 0;
+}
+
+/* Runs load once per command: 0 at once when the table is already there
+ * (loaded != NULL), else load's exit code. The cli_X getters below. */
+static int load_once(cli_context *ctx, const void *loaded, int (*load)(cli_context *))
+{
+    return loaded != NULL ? 0 : load(ctx);
 }
 
 int cli_links(cli_context *ctx, const collcalc_link_table **out)
 {
-    if (ctx->links == NULL) {
-        int code = load_links(ctx);
-        if (code != 0)
-            return code;
-    }
-    *out = ctx->links;
-    return 0;
+    int code = load_once(ctx, ctx->links, load_links);
+    if (code == 0)
+        *out = ctx->links;
+    return code;
 }
 
 static int load_platforms(cli_context *ctx, const collcalc_link_table *links)
@@ -246,7 +307,7 @@ static int load_platforms(cli_context *ctx, const collcalc_link_table *links)
     int code = cli_read_input(ctx, path, &text, &length);
     if (code != 0)
         return code;
-    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    const char *shown = cli_input_name(path);
     collcalc_platform_table *file = NULL;
     collcalc_status status =
         collcalc_platform_table_parse_named(text, length, shown, links, &file, &diag);
@@ -267,30 +328,26 @@ static int load_platforms(cli_context *ctx, const collcalc_link_table *links)
         ctx->platforms = NULL;
         return cli_data_error(ctx, NULL, "%s", diag.message);
     }
-    char names[200] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < collcalc_platform_table_count(ctx->platforms) && used < sizeof names; i++)
-        if (collcalc_platform_table_origin(ctx->platforms, i) == COLLCALC_ENTRY_REPLACED)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
-                                     collcalc_platform_table_at(ctx->platforms, i)->name);
-    if (used > 0)
-        cli_note(ctx, "%s replaces the built-in platform%s %s", shown,
-                 collcalc_platform_table_replaced_count(ctx->platforms) == 1 ? "" : "s", names);
+    note_replaced(ctx, shown, "platform", ctx->platforms,
+                  collcalc_platform_table_count(ctx->platforms),
+                  collcalc_platform_table_replaced_count(ctx->platforms), replaced_platform);
     return 0;
+}
+
+/* load_platforms checked against the command's links (loaded first). */
+static int load_platforms_for_links(cli_context *ctx)
+{
+    const collcalc_link_table *links;
+    int code = cli_links(ctx, &links);
+    return code != 0 ? code : load_platforms(ctx, links);
 }
 
 int cli_platforms(cli_context *ctx, const collcalc_platform_table **out)
 {
-    if (ctx->platforms == NULL) {
-        const collcalc_link_table *links;
-        int code = cli_links(ctx, &links);
-        if (code == 0)
-            code = load_platforms(ctx, links);
-        if (code != 0)
-            return code;
-    }
-    *out = ctx->platforms;
-    return 0;
+    int code = load_once(ctx, ctx->platforms, load_platforms_for_links);
+    if (code == 0)
+        *out = ctx->platforms;
+    return code;
 }
 
 static collcalc_model_table *builtin_models;
@@ -311,7 +368,7 @@ static int load_models(cli_context *ctx)
     int code = cli_read_input(ctx, path, &text, &length);
     if (code != 0)
         return code;
-    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    const char *shown = cli_input_name(path);
     collcalc_model_table *file = NULL;
     collcalc_status status = collcalc_model_table_parse(text, length, shown, &file, &diag);
     free(text);
@@ -321,27 +378,17 @@ static int load_models(cli_context *ctx)
     if (status != COLLCALC_OK)
         return cli_data_error(ctx, NULL, "%s", diag.message);
     ctx->models_owned = true;
-    char names[200] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < collcalc_model_table_count(ctx->models) && used < sizeof names; i++)
-        if (collcalc_model_table_origin(ctx->models, i) == COLLCALC_ENTRY_REPLACED)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
-                                     collcalc_model_table_at(ctx->models, i)->name);
-    if (used > 0)
-        cli_note(ctx, "%s replaces the built-in model%s %s", shown,
-                 collcalc_model_table_replaced_count(ctx->models) == 1 ? "" : "s", names);
+    note_replaced(ctx, shown, "model", ctx->models, collcalc_model_table_count(ctx->models),
+                  collcalc_model_table_replaced_count(ctx->models), replaced_model);
     return 0;
 }
 
 int cli_models(cli_context *ctx, const collcalc_model_table **out)
 {
-    if (ctx->models == NULL) {
-        int code = load_models(ctx);
-        if (code != 0)
-            return code;
-    }
-    *out = ctx->models;
-    return 0;
+    int code = load_once(ctx, ctx->models, load_models);
+    if (code == 0)
+        *out = ctx->models;
+    return code;
 }
 
 int cli_model(cli_context *ctx, const collcalc_model_shape **out)
@@ -461,7 +508,7 @@ int cli_finish(cli_context *ctx, int code)
                 errno != 0 ? strerror(errno) : "write failed");
         return code == 0 ? EXIT_DATA : code;
     }
-    if (code == 0)
+    if (code == 0 && !arg_given(&ctx->args, OPT_QUIET))
         for (int i = 0; i < ctx->warning_count; i++)
             fprintf(ctx->err, "collcalc %s: %s\n", ctx->name, ctx->warnings[i]);
     return code;

@@ -95,6 +95,15 @@ int cli_models(cli_context *ctx, const collcalc_model_table **out);
 int cli_dtype(cli_context *ctx, option_id id, collcalc_dtype fallback, collcalc_dtype *out);
 int cli_time(cli_context *ctx, option_id id, double *out_us);
 
+/* How messages name an input path: "<stdin>" for "-", else path. */
+const char *cli_input_name(const char *path);
+
+/* Opens path for reading, or the command's standard input for "-" (which
+ * may be read once); reports a failure and returns its exit code, else 0
+ * with *out_file to close with cli_close_input. */
+int cli_open_input(cli_context *ctx, const char *path, FILE **out_file);
+void cli_close_input(cli_context *ctx, FILE *file);
+
 /* Reads a file, or stdin for "-", into a NUL-terminated buffer the caller
  * frees (at most 64 MiB). Returns 0 or an exit code. */
 int cli_read_input(cli_context *ctx, const char *path, char **out_text, size_t *out_length);

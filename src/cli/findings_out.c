@@ -1,9 +1,7 @@
 /* Findings for people and scripts; bounded line reading (findings_out.h). */
 #include "findings_out.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const record_column FINDING_COLUMNS[] = {
     {"severity", "severity", FIELD_TEXT, COLUMN_MACHINE, NULL},
@@ -51,19 +49,14 @@ void findings_add(document *doc, const collcalc_findings *findings)
 
 int read_lines(cli_context *ctx, const char *path, size_t max_line, line_fn fn, void *context)
 {
-    bool from_stdin = strcmp(path, "-") == 0;
-    if (from_stdin && ctx->stdin_used)
-        return cli_usage_error(ctx, NULL, "standard input ('-') can be read only once");
-    FILE *file = from_stdin ? ctx->in : fopen(path, "rb");
-    const char *shown = from_stdin ? "<stdin>" : path;
-    if (file == NULL)
-        return cli_data_error(ctx, shown, "cannot open: %s", strerror(errno));
-    if (from_stdin)
-        ctx->stdin_used = true;
+    FILE *file = NULL;
+    int code = cli_open_input(ctx, path, &file);
+    if (code != 0)
+        return code;
+    const char *shown = cli_input_name(path);
     char *line = malloc(max_line + 2);
     if (line == NULL) {
-        if (!from_stdin)
-            fclose(file);
+        cli_close_input(ctx, file);
         return cli_data_error(ctx, shown, "out of memory");
     }
     long number = 0;
@@ -82,8 +75,7 @@ int read_lines(cli_context *ctx, const char *path, size_t max_line, line_fn fn, 
         fn(context, line, length, ++number);
     bool failed = ferror(file) != 0;
     free(line);
-    if (!from_stdin)
-        fclose(file);
+    cli_close_input(ctx, file);
     if (failed)
         return cli_data_error(ctx, shown, "read error");
     return 0;

@@ -1,6 +1,8 @@
 /* Setting up the NCCL-faithful model from argv (nccl_setup.h). */
 #include "nccl_setup.h"
 
+#include "collcalc/fit.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -73,6 +75,9 @@ int nccl_setup_build(cli_context *ctx, const collcalc_platform *platform, int no
     if (arg_given(&ctx->args, OPT_NO_P2P))
         hardware.p2p = false;
     if (collcalc_nccl_system_derive(&hardware, &out->system, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, "--platform", "%s: %s", platform->name, diag.message);
+    /* A platform calibrated by 'collcalc fit' carries its fitted values. */
+    if (collcalc_nccl_system_apply_fit(&platform->nccl_fit, &out->system, &diag) != COLLCALC_OK)
         return cli_usage_error(ctx, "--platform", "%s: %s", platform->name, diag.message);
     out->system.cuda_graph = arg_given(&ctx->args, OPT_CUDA_GRAPH);
     out->system.symmetric = arg_given(&ctx->args, OPT_SYMMETRIC);

@@ -20,8 +20,8 @@ typedef struct {
     int nodes, gpus_per_node;
 } nccl_setup;
 
-/* The op's NCCL function; false for all-to-all and send/recv, which NCCL's
- * tuner does not cost. */
+/* collcalc_nccl_func_from_op (collcalc/nccl_model.h) under its old name,
+ * for cmd_check.c and cmd_fit.c; new code calls that directly. */
 bool nccl_func_of(collcalc_op op, collcalc_nccl_func *out);
 
 /* Builds the setup for `nodes` nodes of `gpus_per_node` GPUs of platform.

@@ -30,7 +30,7 @@ int nccl_view_wanted(cli_context *ctx, const collcalc_cluster_spec *spec, collca
                      bool *out_nccl)
 {
     collcalc_nccl_func func;
-    bool tuned = nccl_func_of(op, &func);
+    bool tuned = collcalc_nccl_func_from_op(op, &func);
     const char *model = arg_value(&ctx->args, OPT_COST_MODEL);
     bool platform = spec->platform[0] != '\0';
     if (model != NULL && strcmp(model, "nccl") != 0 && strcmp(model, "alpha-beta") != 0)

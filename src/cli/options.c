@@ -194,6 +194,8 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_WIDTH] = {OPT_WIDTH, "width", NULL, 0, "N",
                    "chart width in columns (default: the terminal's, else 80)"},
     [OPT_FORMAT] = {OPT_FORMAT, "format", NULL, 0, "F", "table (default), json or csv"},
+    [OPT_QUIET] = {OPT_QUIET, "quiet", NULL, 'q', NULL,
+                   "no notes or warnings on stderr (errors still print)"},
     [OPT_EXPLAIN] = {OPT_EXPLAIN, "explain", NULL, 0, NULL,
                      "show the arithmetic: every phase, its link, steps, bytes,\n"
                      "latency and bandwidth terms"},

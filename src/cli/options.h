@@ -103,6 +103,7 @@ typedef enum {
     OPT_FAIL_FAST,
     /* output */
     OPT_FORMAT,
+    OPT_QUIET,
     OPT_EXPLAIN,
     OPT_PLOT,
     OPT_SVG,

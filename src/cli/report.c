@@ -87,7 +87,7 @@ static int apply_topo(cli_context *ctx, const collcalc_cluster_spec *spec,
     int code = cli_read_input(ctx, path, &text, &length);
     if (code != 0)
         return code;
-    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    const char *shown = cli_input_name(path);
     collcalc_topo *topo = NULL;
     collcalc_diag diag;
     collcalc_status status = collcalc_topo_parse(text, length, NULL, &topo, &diag);
@@ -176,19 +176,20 @@ int report_algos(cli_context *ctx, collcalc_op op, collcalc_algo *algos, int *co
         collcalc_algo algo;
         collcalc_algo available[COLLCALC_ALGO_COUNT];
         size_t n = collcalc_algos_for_op(op, available, COLLCALC_ALGO_COUNT);
-        const char *names[COLLCALC_ALGO_COUNT];
-        char list[256] = "";
-        size_t used = 0;
-        for (size_t k = 0; k < n; k++) {
-            names[k] = collcalc_algo_name(available[k]);
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
-                                     names[k]);
-        }
         bool known = collcalc_algo_from_name(value, &algo, NULL) == COLLCALC_OK;
         bool for_op = false;
         for (size_t k = 0; known && k < n; k++)
             for_op = for_op || available[k] == algo;
         if (!for_op) {
+            /* the names for the message only (batch checks millions of --algo) */
+            const char *names[COLLCALC_ALGO_COUNT];
+            char list[256] = "";
+            size_t used = 0;
+            for (size_t k = 0; k < n; k++) {
+                names[k] = collcalc_algo_name(available[k]);
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
+                                         names[k]);
+            }
             char shown[COLLCALC_ECHO_BUFFER], hint[160];
             collcalc_echo(shown, sizeof shown, value);
             message_suggest(hint, sizeof hint, value, names, n, "");

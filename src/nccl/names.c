@@ -13,7 +13,17 @@ static const char *const algo_names[] = {
 static const char *const proto_names[] = {"LL", "LL128", "Simple"};
 static const char *const func_names[] = {"Broadcast", "Reduce", "AllGather", "ReduceScatter",
                                          "AllReduce"};
-static const char *const transport_names[] = {"ib", "roce", "efa", "tcpx", "tcpxo", "socket"};
+/* collcalc_nccl_transport is collcalc_transport (collcalc/platforms.h)
+ * without UNKNOWN: the model always assumes one, the platform file may not
+ * say. The names are the platform table's, one word table for both. */
+_Static_assert(COLLCALC_NCCL_NET_IB + 1 == (int)COLLCALC_TRANSPORT_IB &&
+                   COLLCALC_NCCL_NET_ROCE + 1 == (int)COLLCALC_TRANSPORT_ROCE &&
+                   COLLCALC_NCCL_NET_EFA + 1 == (int)COLLCALC_TRANSPORT_EFA &&
+                   COLLCALC_NCCL_NET_TCPX + 1 == (int)COLLCALC_TRANSPORT_TCPX &&
+                   COLLCALC_NCCL_NET_TCPXO + 1 == (int)COLLCALC_TRANSPORT_TCPXO &&
+                   COLLCALC_NCCL_NET_SOCKET + 1 == (int)COLLCALC_TRANSPORT_SOCKET &&
+                   COLLCALC_NCCL_NUM_TRANSPORTS == COLLCALC_NCCL_NET_SOCKET + 1,
+               "collcalc_nccl_transport must follow collcalc_transport");
 static const char *const unavailable_texts[] = {"available",
                                                 "not for this function",
                                                 "protocol not for this algorithm",
@@ -43,7 +53,10 @@ const char *collcalc_nccl_func_name(collcalc_nccl_func func)
 
 const char *collcalc_nccl_transport_name(collcalc_nccl_transport transport)
 {
-    return word_or_unknown(transport_names, COUNT_OF(transport_names), (int)transport);
+    int value = (int)transport;
+    if (value < 0 || value >= COLLCALC_NCCL_NUM_TRANSPORTS)
+        return "unknown";
+    return collcalc_transport_name((collcalc_transport)(value + 1));
 }
 
 bool collcalc_nccl_func_from_op(collcalc_op op, collcalc_nccl_func *out_func)
@@ -124,7 +137,10 @@ collcalc_status collcalc_nccl_transport_parse(const char *text, collcalc_nccl_tr
 {
     if (text == NULL || out == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no transport given");
-    int index = find_word(text, strlen(text), transport_names, COUNT_OF(transport_names));
+    int index = -1;
+    for (int t = 0; t < COLLCALC_NCCL_NUM_TRANSPORTS && index < 0; t++)
+        if (same_word(text, strlen(text), collcalc_nccl_transport_name((collcalc_nccl_transport)t)))
+            index = t;
     if (index < 0)
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOT_FOUND,
                                   "unknown transport '%.64s' (expected ib, roce, efa, tcpx, "

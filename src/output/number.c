@@ -33,17 +33,29 @@ static const uint64_t POW10[20] = {1ull,
                                    1000000000000000000ull,
                                    10000000000000000000ull};
 
+static const char DIGIT_PAIRS[] = "00010203040506070809101112131415161718192021222324"
+                                  "25262728293031323334353637383940414243444546474849"
+                                  "50515253545556575859606162636465666768697071727374"
+                                  "75767778798081828384858687888990919293949596979899";
+
 static size_t put_u64(char *out, uint64_t value)
 {
     char digits[20];
-    size_t n = 0;
-    do {
-        digits[n++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    for (size_t i = 0; i < n; i++)
-        out[i] = digits[n - 1 - i];
-    return n;
+    size_t at = sizeof digits;
+    while (value >= 100) {
+        unsigned pair = (unsigned)(value % 100);
+        value /= 100;
+        at -= 2;
+        memcpy(digits + at, DIGIT_PAIRS + 2 * pair, 2);
+    }
+    if (value >= 10) {
+        at -= 2;
+        memcpy(digits + at, DIGIT_PAIRS + 2 * value, 2);
+    } else {
+        digits[--at] = (char)('0' + value);
+    }
+    memcpy(out, digits + at, sizeof digits - at);
+    return sizeof digits - at;
 }
 
 size_t number_format_reference(char *buffer, size_t size, double value)

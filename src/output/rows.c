@@ -93,34 +93,54 @@ static void put_integer(row_buffer *b, long long value)
 }
 
 /* A row repeats values (time_us and total_time_us; phase after phase):
- * the last few texts are kept, keyed by the bits of the double. */
+ * the last texts are kept, keyed by the bits of the double. Whole numbers
+ * are cheap and not kept. */
+enum { CACHED = 16 };
 typedef struct {
-    uint64_t bits[8];
-    char text[8][40];
-    unsigned char length[8];
+    uint64_t bits[CACHED];
+    char text[CACHED][40];
+    unsigned char length[CACHED];
     unsigned next;
 } number_cache;
 
 static void put_number(row_buffer *b, number_cache *cache, double value)
 {
+    if (value > -9007199254740992.0 && value < 9007199254740992.0 &&
+        (double)(long long)value == value) { /* -0 prints "0" either way */
+        put_integer(b, (long long)value);
+        return;
+    }
     uint64_t bits;
     memcpy(&bits, &value, sizeof bits);
-    for (unsigned i = 0; i < 8; i++)
+    for (unsigned i = 0; i < CACHED; i++)
         if (cache->length[i] != 0 && cache->bits[i] == bits) {
             put(b, cache->text[i], cache->length[i]);
             return;
         }
-    unsigned slot = cache->next++ & 7;
+    unsigned slot = cache->next++ % CACHED;
     size_t n = number_format(cache->text[slot], sizeof cache->text[slot], value);
     cache->bits[slot] = bits;
     cache->length[slot] = (unsigned char)n;
     put(b, cache->text[slot], n);
 }
 
-static void json_text(row_buffer *b, const char *text)
+/* How JSON is written: plain, or inside a quoted CSV field (every '"'
+ * doubled), so a nested list goes into its CSV field in one pass. */
+typedef struct {
+    const char *quote; /* "\"" or "\"\"" */
+    size_t quote_length;
+    number_cache *cache;
+} json_style;
+
+static void put_quote(row_buffer *b, const json_style *style)
+{
+    put(b, style->quote, style->quote_length);
+}
+
+static void json_text(row_buffer *b, const json_style *style, const char *text)
 {
     static const char HEX[] = "0123456789abcdef";
-    put_char(b, '"');
+    put_quote(b, style);
     const unsigned char *c = (const unsigned char *)text;
     for (;;) {
         const unsigned char *run = c;
@@ -132,7 +152,11 @@ static void json_text(row_buffer *b, const char *text)
         char escape[6] = {'\\', 0, 0, 0, 0, 0};
         size_t n = 2;
         switch (*c) {
-        case '"': escape[1] = '"'; break;
+        case '"':
+            put_char(b, '\\');
+            put_quote(b, style);
+            n = 0;
+            break;
         case '\\': escape[1] = '\\'; break;
         case '\n': escape[1] = 'n'; break;
         case '\r': escape[1] = 'r'; break;
@@ -146,7 +170,7 @@ static void json_text(row_buffer *b, const char *text)
         put(b, escape, n);
         c++;
     }
-    put_char(b, '"');
+    put_quote(b, style);
 }
 
 static void csv_field_text(row_buffer *b, const char *text, size_t length)
@@ -171,61 +195,85 @@ static void csv_field_text(row_buffer *b, const char *text, size_t length)
     put_char(b, '"');
 }
 
-static void json_set(row_buffer *b, number_cache *cache, const record_set *set);
+/* Column name lengths, per schema (names are plain identifiers: no
+ * escaping needed). */
+static const size_t *name_lengths(const record_schema *schema)
+{
+    enum { SCHEMAS = 8, COLUMNS = 64 };
+    static const record_schema *known[SCHEMAS];
+    static size_t lengths[SCHEMAS][COLUMNS];
+    if (schema->column_count > COLUMNS)
+        return NULL;
+    for (size_t i = 0; i < SCHEMAS; i++) {
+        if (known[i] == schema)
+            return lengths[i];
+        if (known[i] == NULL) {
+            for (size_t c = 0; c < schema->column_count; c++)
+                lengths[i][c] = strlen(schema->columns[c].name);
+            known[i] = schema;
+            return lengths[i];
+        }
+    }
+    return NULL;
+}
 
-static void json_value(row_buffer *b, number_cache *cache, field_kind kind, const record_value *v)
+static void json_set(row_buffer *b, const json_style *style, const record_set *set);
+
+static void json_value(row_buffer *b, const json_style *style, field_kind kind,
+                       const record_value *v)
 {
     if (!v->present) {
         put(b, "null", 4);
         return;
     }
     switch (kind) {
-    case FIELD_TEXT: json_text(b, v->as.text); return;
+    case FIELD_TEXT: json_text(b, style, v->as.text); return;
     case FIELD_BOOL: put_text(b, v->as.flag ? "true" : "false"); return;
     case FIELD_INT: put_integer(b, v->as.integer); return;
-    case FIELD_RECORDS: json_set(b, cache, v->as.records); return;
-    default: put_number(b, cache, v->as.number); return;
+    case FIELD_RECORDS: json_set(b, style, v->as.records); return;
+    default: put_number(b, style->cache, v->as.number); return;
     }
 }
 
 /* The machine fields of a row, comma-separated, as "name":value. */
-static void json_fields(row_buffer *b, number_cache *cache, const record_set *set, size_t r,
+static void json_fields(row_buffer *b, const json_style *style, const record_set *set, size_t r,
                         bool first)
 {
+    const size_t *lengths = name_lengths(set->schema);
     for (size_t c = 0; c < set->schema->column_count; c++) {
         const record_column *column = &set->schema->columns[c];
         if (!(column->flags & COLUMN_MACHINE))
             continue;
-        if (!first)
-            put_char(b, ',');
-        first = false;
-        /* Column names are plain identifiers: no escaping needed. */
-        size_t n = strlen(column->name);
-        if (reserve(b, n + 3)) {
-            b->data[b->used++] = '"';
-            memcpy(b->data + b->used, column->name, n);
-            b->used += n;
-            b->data[b->used++] = '"';
+        size_t n = lengths != NULL ? lengths[c] : strlen(column->name);
+        size_t q = style->quote_length;
+        if (reserve(b, n + 2 * q + 2)) {
+            if (!first)
+                b->data[b->used++] = ',';
+            memcpy(b->data + b->used, style->quote, q);
+            memcpy(b->data + b->used + q, column->name, n);
+            memcpy(b->data + b->used + q + n, style->quote, q);
+            b->used += n + 2 * q;
             b->data[b->used++] = ':';
         }
-        json_value(b, cache, column->kind, &set->rows[r].values[c]);
+        first = false;
+        json_value(b, style, column->kind, &set->rows[r].values[c]);
     }
 }
 
-static void json_set(row_buffer *b, number_cache *cache, const record_set *set)
+static void json_set(row_buffer *b, const json_style *style, const record_set *set)
 {
     put_char(b, '[');
     for (size_t r = 0; r < set->row_count; r++) {
         if (r > 0)
             put_char(b, ',');
         put_char(b, '{');
-        json_fields(b, cache, set, r, true);
+        json_fields(b, style, set, r, true);
         put_char(b, '}');
     }
     put_char(b, ']');
 }
 
-static void csv_value(row_buffer *b, row_buffer *scratch, number_cache *cache, field_kind kind,
+static void csv_value(row_buffer *b, const json_style *nested, field_kind kind,
                       const record_value *v)
 {
     if (!v->present)
@@ -236,14 +284,11 @@ static void csv_value(row_buffer *b, row_buffer *scratch, number_cache *cache, f
     case FIELD_INT: put_integer(b, v->as.integer); return;
     case FIELD_RECORDS:
         /* A nested list goes into one CSV field as its JSON text. */
-        scratch->used = 0;
-        json_set(scratch, cache, v->as.records);
-        if (scratch->failed)
-            b->failed = true;
-        else
-            csv_field_text(b, scratch->data, scratch->used);
+        put_char(b, '"');
+        json_set(b, nested, v->as.records);
+        put_char(b, '"');
         return;
-    default: put_number(b, cache, v->as.number); return;
+    default: put_number(b, nested->cache, v->as.number); return;
     }
 }
 
@@ -271,10 +316,10 @@ long rows_write(row_buffer *buffer, const document *doc, output_format format, c
 {
     if (doc_failed(doc))
         return -1;
-    static row_buffer scratch; /* the nested JSON of a CSV field; grows once */
     number_cache cache;
     memset(cache.length, 0, sizeof cache.length);
     cache.next = 0;
+    const json_style plain = {"\"", 1, &cache}, in_csv = {"\"\"", 2, &cache};
     long rows = 0;
     for (size_t i = 0; i < doc->item_count; i++) {
         const doc_item *item = &doc->items[i];
@@ -289,14 +334,14 @@ long rows_write(row_buffer *buffer, const document *doc, output_format format, c
                     if (!(column->flags & COLUMN_MACHINE))
                         continue;
                     put_char(buffer, ',');
-                    csv_value(buffer, &scratch, &cache, column->kind, &set->rows[r].values[c]);
+                    csv_value(buffer, &in_csv, column->kind, &set->rows[r].values[c]);
                 }
             } else {
                 put_char(buffer, '{');
-                json_text(buffer, lead);
+                json_text(buffer, &plain, lead);
                 put_char(buffer, ':');
                 put_integer(buffer, lead_value);
-                json_fields(buffer, &cache, set, r, false);
+                json_fields(buffer, &plain, set, r, false);
                 put_char(buffer, '}');
             }
             put_char(buffer, '\n');

@@ -6,7 +6,6 @@
  * fixtures named in tests/unit/test_nccl_log.c). */
 #include "collcalc/nccl_log.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -728,28 +727,11 @@ static void interface_name(const char *text, char *name, size_t cap)
     copy_word(name, cap, p, ":<");
 }
 
-static void append(char *buf, size_t cap, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void append(char *buf, size_t cap, const char *format, ...)
-{
-    size_t used = strlen(buf);
-    if (used + 1 >= cap)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(buf + used, cap - used, format, args);
-    va_end(args);
-}
-
 static void find_socket_fallback(const collcalc_nccl_log *log, collcalc_findings *out)
 {
     char causes[COLLCALC_FINDING_TEXT_MAX] = "", where[96] = "", next[COLLCALC_FINDING_TEXT_MAX];
     if (log->ib_none.line > 0)
-        append(causes, sizeof causes, "; NET/IB found no device (line %ld)", log->ib_none.line);
+        text_append(causes, sizeof causes, "; NET/IB found no device (line %ld)", log->ib_none.line);
     if (log->socket_if.line > 0) {
         char name[COLLCALC_NCCL_WORD_MAX];
         interface_name(log->socket_if.text, name, sizeof name);
@@ -797,12 +779,12 @@ static void find_socket_other(const collcalc_nccl_log *log, collcalc_findings *o
     char causes[COLLCALC_FINDING_TEXT_MAX] = "";
     const char *disable = collcalc_nccl_log_var(log, "NCCL_IB_DISABLE");
     if (disable != NULL && strcmp(disable, "0") != 0)
-        append(causes, sizeof causes, "; NCCL_IB_DISABLE=%s is set", disable);
+        text_append(causes, sizeof causes, "; NCCL_IB_DISABLE=%s is set", disable);
     if (log->verbs_missing.line > 0)
-        append(causes, sizeof causes, "; libibverbs could not be loaded (line %ld)",
+        text_append(causes, sizeof causes, "; libibverbs could not be loaded (line %ld)",
                log->verbs_missing.line);
     if (log->ib_none.line > 0)
-        append(causes, sizeof causes, "; NET/IB found no device (line %ld)", log->ib_none.line);
+        text_append(causes, sizeof causes, "; NET/IB found no device (line %ld)", log->ib_none.line);
     collcalc_severity severity =
         log->verbs_missing.line > 0 ? COLLCALC_SEVERITY_ERROR : COLLCALC_SEVERITY_WARNING;
     collcalc_finding *finding = collcalc_findings_add(
@@ -856,9 +838,9 @@ static void find_p2p_unavailable(const collcalc_nccl_log *log, collcalc_findings
     const char *disable = collcalc_nccl_log_var(log, "NCCL_P2P_DISABLE");
     const char *level = collcalc_nccl_log_var(log, "NCCL_P2P_LEVEL");
     if (disable != NULL)
-        append(vars, sizeof vars, "; NCCL_P2P_DISABLE=%s is set", disable);
+        text_append(vars, sizeof vars, "; NCCL_P2P_DISABLE=%s is set", disable);
     if (level != NULL)
-        append(vars, sizeof vars, "; NCCL_P2P_LEVEL=%s is set", level);
+        text_append(vars, sizeof vars, "; NCCL_P2P_LEVEL=%s is set", level);
     char shm_text[160] = "";
     if (shm->count > 0)
         snprintf(shm_text, sizeof shm_text, ": %ld hops go via %s (host memory)", shm->count,
@@ -1013,7 +995,7 @@ static void find_nodes_vs_hosts(const collcalc_nccl_log *log, collcalc_findings 
         for (int i = 0; i < log->rank_count; i++) {
             if (log->ranks[i].host != h)
                 continue;
-            append(list, sizeof list, "%s%d", ranks > 0 ? ", " : "", log->ranks[i].rank);
+            text_append(list, sizeof list, "%s%d", ranks > 0 ? ", " : "", log->ranks[i].rank);
             if (ranks++ == 0 || log->ranks[i].local_ranks < local) {
                 local = log->ranks[i].local_ranks;
                 first = log->ranks[i].line;
@@ -1064,7 +1046,7 @@ static void find_tuning(const collcalc_nccl_log *log, collcalc_findings *out)
         return;
     char choices[COLLCALC_FINDING_TEXT_MAX] = "";
     for (int i = 0; i < log->choice_count && i < 4; i++)
-        append(choices, sizeof choices, "%s%s %lld B -> algo %d proto %d (%.1f us)",
+        text_append(choices, sizeof choices, "%s%s %lld B -> algo %d proto %d (%.1f us)",
                i > 0 ? "; " : "", log->choices[i].op, log->choices[i].bytes,
                log->choices[i].algorithm, log->choices[i].protocol, log->choices[i].time_us);
     collcalc_finding *finding = collcalc_findings_add(
@@ -1081,7 +1063,7 @@ static void hop_summary(const collcalc_nccl_log *log, char *buf, size_t cap)
     buf[0] = '\0';
     for (int k = 0; k < COLLCALC_NCCL_HOP_KINDS; k++)
         if (log->hops[k].count > 0)
-            append(buf, cap, "%s%ld via %s", buf[0] != '\0' ? ", " : "", log->hops[k].count,
+            text_append(buf, cap, "%s%ld via %s", buf[0] != '\0' ? ", " : "", log->hops[k].count,
                    log->hops[k].example);
 }
 
@@ -1089,27 +1071,27 @@ static void find_summary(const collcalc_nccl_log *log, collcalc_findings *out)
 {
     char text[COLLCALC_FINDING_TEXT_MAX] = "", hops[160];
     if (log->version.line > 0)
-        append(text, sizeof text, "NCCL %s", log->version.text);
+        text_append(text, sizeof text, "NCCL %s", log->version.text);
     else
-        append(text, sizeof text, "NCCL version not in the log");
+        text_append(text, sizeof text, "NCCL version not in the log");
     if (log->cuda_driver.line > 0)
-        append(text, sizeof text, " (CUDA driver %s)", log->cuda_driver.text);
+        text_append(text, sizeof text, " (CUDA driver %s)", log->cuda_driver.text);
     if (log->nnodes > 0)
-        append(text, sizeof text, "; %d ranks on %d node%s, %d local", log->nranks, log->nnodes,
+        text_append(text, sizeof text, "; %d ranks on %d node%s, %d local", log->nranks, log->nnodes,
                log->nnodes == 1 ? "" : "s", log->local_ranks);
     else if (log->nranks > 0)
-        append(text, sizeof text, "; %d ranks", log->nranks);
-    append(text, sizeof text, "; %d host%s seen", log->host_count, log->host_count == 1 ? "" : "s");
+        text_append(text, sizeof text, "; %d ranks", log->nranks);
+    text_append(text, sizeof text, "; %d host%s seen", log->host_count, log->host_count == 1 ? "" : "s");
     if (log->network.line > 0)
-        append(text, sizeof text, "; network %s", log->network.text);
+        text_append(text, sizeof text, "; network %s", log->network.text);
     if (log->coll_channels > 0 || log->ring_channels > 0)
-        append(text, sizeof text, "; %d channels",
+        text_append(text, sizeof text, "; %d channels",
                log->coll_channels > 0 ? log->coll_channels : log->ring_channels);
     if (log->all_direct_p2p >= 0)
-        append(text, sizeof text, "; isAllDirectP2p %d", log->all_direct_p2p);
+        text_append(text, sizeof text, "; isAllDirectP2p %d", log->all_direct_p2p);
     hop_summary(log, hops, sizeof hops);
     if (hops[0] != '\0')
-        append(text, sizeof text, "; hops: %s", hops);
+        text_append(text, sizeof text, "; hops: %s", hops);
     collcalc_finding *finding =
         collcalc_findings_add(out, COLLCALC_SEVERITY_INFO, "nccl-summary", NULL, "%s.", text);
     collcalc_finding_add_line(finding, log->version.line);

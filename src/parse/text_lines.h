@@ -1,12 +1,15 @@
 /* Line and word helpers shared by the parse-layer readers (topo.c,
  * nccl_log.c): splitting text into lines, cleaning a line (CR, ANSI escapes,
- * control bytes) into a bounded NUL-terminated buffer, and whitespace words.
+ * control bytes) into a bounded NUL-terminated buffer, whitespace words, and
+ * appending to a bounded message buffer.
  * Private to src/parse; static inline so each reader carries its own copy
  * and nothing is exported. */
 #ifndef COLLCALC_TEXT_LINES_H
 #define COLLCALC_TEXT_LINES_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* One line of a text: start and length without the '\n' (a '\r' before it
@@ -149,6 +152,25 @@ static inline void text_copy_n(char *dst, size_t cap, const char *src, size_t n)
 static inline void text_copy(char *dst, size_t cap, const char *src)
 {
     text_copy_n(dst, cap, src, strlen(src));
+}
+
+/* Appends printf-style text to buf (capacity cap, NUL-terminated), cut to
+ * fit; nothing once buf is full. */
+static inline void text_append(char *buf, size_t cap, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static inline void text_append(char *buf, size_t cap, const char *format, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= cap)
+        return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(buf + used, cap - used, format, args);
+    va_end(args);
 }
 
 #endif

@@ -13,7 +13,6 @@
 #include "collcalc/topo.h"
 #include "collcalc/alloc.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,24 +604,6 @@ static collcalc_status check_rows(topo_reader *reader)
 
 /* -------------------------------------------------------------- analysis */
 
-/* Appends printf-style text to buf (capacity cap), cut to fit. */
-static void append(char *buf, size_t cap, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void append(char *buf, size_t cap, const char *format, ...)
-{
-    size_t used = strlen(buf);
-    if (used + 1 >= cap)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(buf + used, cap - used, format, args);
-    va_end(args);
-}
-
 static int is_gpu(const collcalc_topo *topo, int i)
 {
     return topo->devices[i].kind == COLLCALC_TOPO_GPU;
@@ -638,10 +619,10 @@ static void format_set(const collcalc_topo *topo, const int *set, int n, char *b
             j++;
         const char *sep = i == 0 ? "" : ", ";
         if (j - i >= 2) {
-            append(buf, cap, "%s%s-%s", sep, topo->devices[set[i]].name, topo->devices[set[j]].name);
+            text_append(buf, cap, "%s%s-%s", sep, topo->devices[set[i]].name, topo->devices[set[j]].name);
             i = j + 1;
         } else {
-            append(buf, cap, "%s%s", sep, topo->devices[set[i]].name);
+            text_append(buf, cap, "%s%s", sep, topo->devices[set[i]].name);
             i++;
         }
     }
@@ -958,7 +939,7 @@ static int format_components(const collcalc_topo *topo, const int *component, ch
         if (n > largest)
             largest = n;
         format_set(topo, members, n, set, sizeof set);
-        append(buf, cap, "%s%s%s%s", buf[0] != '\0' ? ", " : "", n == 2 ? "(" : "{", set,
+        text_append(buf, cap, "%s%s%s%s", buf[0] != '\0' ? ", " : "", n == 2 ? "(" : "{", set,
                n == 2 ? ")" : "}");
     }
     return largest;
@@ -986,7 +967,7 @@ static void advise_tp_nvlink(collcalc_topo *topo)
             if (topo->devices[i].island == k)
                 members[n++] = i;
         format_set(topo, members, n, set, sizeof set);
-        append(groups, sizeof groups, "%s{%s}", count > 0 ? ", " : "", set);
+        text_append(groups, sizeof groups, "%s{%s}", count > 0 ? ", " : "", set);
         count++;
     }
     collcalc_finding *finding = collcalc_findings_add(
@@ -1116,7 +1097,7 @@ static void advise_no_nvlink(collcalc_topo *topo)
     for (int c = COLLCALC_TOPO_PIX; c <= COLLCALC_TOPO_SYS; c++) {
         if (counts[c] == 0)
             continue;
-        append(mix, sizeof mix, "%s%d %s", mix[0] != '\0' ? ", " : "", counts[c],
+        text_append(mix, sizeof mix, "%s%d %s", mix[0] != '\0' ? ", " : "", counts[c],
                collcalc_topo_class_name((collcalc_topo_class)c));
         if ((collcalc_topo_class)c < best)
             best = (collcalc_topo_class)c;
@@ -1226,12 +1207,12 @@ static void advise_nics(collcalc_topo *topo)
         const collcalc_topo_device *gpu = &topo->devices[g];
         if (!is_gpu(topo, g) || gpu->nearest_nic_count == 0)
             continue;
-        append(map, sizeof map, "%s%s->%s", map[0] != '\0' ? ", " : "", gpu->name,
+        text_append(map, sizeof map, "%s%s->%s", map[0] != '\0' ? ", " : "", gpu->name,
                nic_label(topo, gpu->nearest_nics[0], label, sizeof label));
         if (gpu->nearest_nic_count > 1)
-            append(map, sizeof map, "+%d", gpu->nearest_nic_count - 1);
+            text_append(map, sizeof map, "+%d", gpu->nearest_nic_count - 1);
         if (gpu->nearest_nic_class >= COLLCALC_TOPO_NODE) {
-            append(far, sizeof far, "%s%s (%s %s)", far_count > 0 ? ", " : "", gpu->name,
+            text_append(far, sizeof far, "%s%s (%s %s)", far_count > 0 ? ", " : "", gpu->name,
                    collcalc_topo_class_name(gpu->nearest_nic_class), label);
             far_count++;
         }
@@ -1279,7 +1260,7 @@ static void advise_numa(collcalc_topo *topo)
             if (is_gpu(topo, g) && topo->devices[g].numa_node == nodes[k])
                 members[n++] = g;
         format_set(topo, members, n, set, sizeof set);
-        append(text, sizeof text, "%sNUMA %d: %s (CPUs %s)", k > 0 ? "; " : "", nodes[k], set,
+        text_append(text, sizeof text, "%sNUMA %d: %s (CPUs %s)", k > 0 ? "; " : "", nodes[k], set,
                topo->devices[members[0]].cpu_affinity);
     }
     collcalc_finding *finding = collcalc_findings_add(

@@ -51,15 +51,17 @@ static const char *const backend_words[] = {"nccl", "nixl", "mooncake", "tcp"};
 static const collcalc_kv_backend_params backend_table[] = {
     {0.90, 0.0, 0.0, 8.4, 22.4, false,
      "efficiency 0.90 [estimate]; per-block and setup from NCCL Simple baseLat 8.4 us + NET "
-     "hwLat 14 us [NCCL-TUNE]; one NIC per GPU"},
+     "hwLat 14 us (NVIDIA/nccl src/graph/tuning.cc); one NIC per GPU"},
     {0.85, 0.0, 0.0, 5.0, 50.0, false,
-     "nixlbench 42.6 GB/s on 400G RoCE = 0.85 [NIXL-1647]; per-block 5 us and setup 50 us "
-     "[estimate]; one NIC per GPU [UCX-11259]"},
+     "nixlbench 42.6 GB/s on 400G RoCE = 0.85 (ai-dynamo/nixl PR 1647); per-block 5 us and "
+     "setup 50 us [estimate]; one NIC per GPU (openucx/ucx issue 11259)"},
     {0.87, 24.0, 0.0, 10.8, 50.0, true,
-     "87 GB/s on 4x200G = 0.87, 190 GB/s on 8x400G = 24 GB/s per NIC cap [MC]; 10.8 us per "
-     "block from the EFA 64 KB point [MC-EFA]; setup 50 us [estimate]; multi-NIC"},
+     "87 GB/s on 4x200G = 0.87, 190 GB/s on 8x400G = 24 GB/s per NIC cap (Mooncake README); "
+     "10.8 us per block from the EFA 64 KB point (Mooncake EFA benchmark doc); setup 50 us "
+     "[estimate]; multi-NIC"},
     {0.36, 0.0, 41.0, 20.0, 100.0, true,
-     "87/2.4 = 36 GB/s on 4x200G = 0.36, 190/4.6 = 41 GB/s per node on 8x400G [MC]; "
+     "87/2.4 = 36 GB/s on 4x200G = 0.36, 190/4.6 = 41 GB/s per node on 8x400G (Mooncake "
+     "README); "
      "per-block 20 us and setup 100 us [estimate]"},
 };
 
