@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "findings_out.h"
 #include "human.h"
+#include "inputs.h"
 #include "nccl_setup.h"
 
 static const record_column ROW_COLUMNS[] = {
@@ -37,54 +38,6 @@ static const record_column ROW_COLUMNS[] = {
 static const record_schema ROW_SCHEMA = {"rows", sizeof ROW_COLUMNS / sizeof ROW_COLUMNS[0],
                                          ROW_COLUMNS};
 
-typedef struct {
-    collcalc_nccl_tests_reader *reader;
-    int code;
-    collcalc_diag diag;
-    long failed_line;
-} feed_state;
-
-static void feed(void *context, const char *line, size_t length, long number)
-{
-    feed_state *state = context;
-    if (state->code != 0)
-        return;
-    if (collcalc_nccl_tests_reader_feed_line(state->reader, line, length, number, &state->diag) !=
-        COLLCALC_OK) {
-        state->code = EXIT_DATA;
-        state->failed_line = number;
-    }
-}
-
-static int read_run(cli_context *ctx, const char *path, collcalc_nccl_tests_run *run)
-{
-    collcalc_nccl_tests_reader_options options;
-    collcalc_nccl_tests_reader_options_init(&options);
-    const char *op = arg_value(&ctx->args, OPT_OP);
-    collcalc_diag diag;
-    if (op != NULL) {
-        if (collcalc_op_from_name(op, &options.op, &diag) != COLLCALC_OK)
-            return cli_usage_error(ctx, "--op", "%s", diag.message);
-        options.has_op = true;
-    }
-    long ranks = 0;
-    int code = cli_count(ctx, OPT_GPUS, 1, 1L << 20, &ranks);
-    if (code != 0)
-        return code;
-    options.ranks = (int)ranks;
-    feed_state state = {NULL, 0, {{0}}, 0};
-    if (collcalc_nccl_tests_reader_create(&options, &state.reader, &diag) != COLLCALC_OK)
-        return cli_data_error(ctx, NULL, "%s", diag.message);
-    code = read_lines(ctx, path, COLLCALC_NCCL_TESTS_LINE_BYTES, feed, &state);
-    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
-    if (code == 0 && state.code != 0)
-        code = cli_data_error(ctx, shown, "line %ld: %s", state.failed_line, state.diag.message);
-    if (code == 0 && collcalc_nccl_tests_reader_finish(state.reader, run, &diag) != COLLCALC_OK)
-        code = cli_data_error(ctx, shown, "%s", diag.message);
-    collcalc_nccl_tests_reader_free(state.reader);
-    return code;
-}
-
 /* Which cluster the run was on: the options, else the run's own words. */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
                          const collcalc_platform **out, int *nodes, int *gpus_per_node)
@@ -95,21 +48,8 @@ static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
         return code;
     const char *name = arg_value(&ctx->args, OPT_PLATFORM);
     *out = NULL;
-    if (name != NULL) {
-        *out = collcalc_platform_table_find(platforms, name);
-        if (*out == NULL) {
-            const char *names[COLLCALC_PLATFORMS_MAX];
-            size_t n = collcalc_platform_table_count(platforms);
-            for (size_t i = 0; i < n; i++)
-                names[i] = collcalc_platform_table_at(platforms, i)->name;
-            char shown[COLLCALC_ECHO_BUFFER], hint[160];
-            collcalc_echo(shown, sizeof shown, name);
-            collcalc_suggest_text(hint, sizeof hint, name, names, n);
-            return cli_usage_error(ctx, "--platform",
-                                   "unknown platform '%s'%s (see 'collcalc platforms')", shown,
-                                   hint);
-        }
-    }
+    if (name != NULL && (code = cli_platform_named(ctx, name, out)) != 0)
+        return code;
     long given_nodes = 0;
     if ((code = cli_count(ctx, OPT_NODES, 1, 1L << 20, &given_nodes)) != 0)
         return code;
@@ -183,7 +123,7 @@ int cmd_check(cli_context *ctx)
     collcalc_nccl_tests_run run;
     memset(&run, 0, sizeof run);
     if (code == 0)
-        code = read_run(ctx, path, &run);
+        code = read_nccl_tests_run(ctx, path, &run);
     if (code != 0)
         return code;
     const collcalc_platform *platform = NULL;
@@ -213,7 +153,7 @@ int cmd_check(cli_context *ctx)
         return code;
     }
 
-    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    const char *shown = input_shown(path);
     document *doc = doc_new(ctx->name);
     doc_query_text(doc, "file", shown);
     doc_query_text(doc, "op", run.op_source != COLLCALC_NCCL_TESTS_FROM_NONE

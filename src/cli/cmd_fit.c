@@ -11,6 +11,7 @@
 #include "collcalc/nccl_tests_reader.h"
 #include "commands.h"
 #include "findings_out.h"
+#include "inputs.h"
 #include "nccl_setup.h"
 
 static const record_column PARAM_COLUMNS[] = {
@@ -47,61 +48,6 @@ static const record_schema RUN_SCHEMA = {"runs", sizeof RUN_COLUMNS / sizeof RUN
 
 #define FIT_FILES_MAX POSITIONALS_MAX
 
-typedef struct {
-    collcalc_nccl_tests_reader *reader;
-    int code;
-    collcalc_diag diag;
-    long failed_line;
-} feed_state;
-
-static void feed(void *context, const char *line, size_t length, long number)
-{
-    feed_state *state = context;
-    if (state->code != 0)
-        return;
-    if (collcalc_nccl_tests_reader_feed_line(state->reader, line, length, number, &state->diag) !=
-        COLLCALC_OK) {
-        state->code = EXIT_DATA;
-        state->failed_line = number;
-    }
-}
-
-static const char *shown_path(const char *path)
-{
-    return strcmp(path, "-") == 0 ? "<stdin>" : path;
-}
-
-/* One run, as check reads it (--op and --gpus supply what the file does
- * not say). */
-static int read_run(cli_context *ctx, const char *path, collcalc_nccl_tests_run *run)
-{
-    collcalc_nccl_tests_reader_options options;
-    collcalc_nccl_tests_reader_options_init(&options);
-    const char *op = arg_value(&ctx->args, OPT_OP);
-    collcalc_diag diag;
-    if (op != NULL) {
-        if (collcalc_op_from_name(op, &options.op, &diag) != COLLCALC_OK)
-            return cli_usage_error(ctx, "--op", "%s", diag.message);
-        options.has_op = true;
-    }
-    long ranks = 0;
-    int code = cli_count(ctx, OPT_GPUS, 1, 1L << 20, &ranks);
-    if (code != 0)
-        return code;
-    options.ranks = (int)ranks;
-    feed_state state = {NULL, 0, {{0}}, 0};
-    if (collcalc_nccl_tests_reader_create(&options, &state.reader, &diag) != COLLCALC_OK)
-        return cli_data_error(ctx, NULL, "%s", diag.message);
-    code = read_lines(ctx, path, COLLCALC_NCCL_TESTS_LINE_BYTES, feed, &state);
-    if (code == 0 && state.code != 0)
-        code = cli_data_error(ctx, shown_path(path), "line %ld: %s", state.failed_line,
-                              state.diag.message);
-    if (code == 0 && collcalc_nccl_tests_reader_finish(state.reader, run, &diag) != COLLCALC_OK)
-        code = cli_data_error(ctx, shown_path(path), "%s", diag.message);
-    collcalc_nccl_tests_reader_free(state.reader);
-    return code;
-}
-
 /* The one platform of every run: --platform, else the first run's GPU. */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *first,
                          const collcalc_platform **out)
@@ -111,22 +57,8 @@ static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *first,
     if (code != 0)
         return code;
     const char *name = arg_value(&ctx->args, OPT_PLATFORM);
-    if (name != NULL) {
-        *out = collcalc_platform_table_find(platforms, name);
-        if (*out == NULL) {
-            const char *names[COLLCALC_PLATFORMS_MAX];
-            size_t n = collcalc_platform_table_count(platforms);
-            for (size_t i = 0; i < n; i++)
-                names[i] = collcalc_platform_table_at(platforms, i)->name;
-            char shown[COLLCALC_ECHO_BUFFER], hint[160];
-            collcalc_echo(shown, sizeof shown, name);
-            collcalc_suggest_text(hint, sizeof hint, name, names, n);
-            return cli_usage_error(ctx, "--platform",
-                                   "unknown platform '%s'%s (see 'collcalc platforms')", shown,
-                                   hint);
-        }
-        return 0;
-    }
+    if (name != NULL)
+        return cli_platform_named(ctx, name, out);
     *out = collcalc_platform_guess(platforms, first->gpu_model, first->ranks_per_host);
     if (*out == NULL)
         return cli_usage_error(ctx, "--platform",
@@ -146,20 +78,20 @@ static int run_shape(cli_context *ctx, const char *path, const collcalc_nccl_tes
         return code;
     if (run->ranks <= 0)
         return cli_usage_error(ctx, "--gpus", "%s: the rank count is not known: give --gpus",
-                               shown_path(path));
+                               input_shown(path));
     long n = given > 0          ? given
              : run->hosts > 0 ? run->hosts
                               : (run->ranks + platform->gpus_per_node - 1) / platform->gpus_per_node;
     if (run->ranks % n != 0)
         return cli_usage_error(ctx, "--nodes", "%s: %d ranks do not split evenly over %ld nodes",
-                               shown_path(path), run->ranks, n);
+                               input_shown(path), run->ranks, n);
     *nodes = (int)n;
     *gpus_per_node = (int)(run->ranks / n);
     if (*gpus_per_node > platform->gpus_per_node)
         return cli_usage_error(ctx, "--nodes",
                                "%s: %d GPUs per node do not fit %s's %d-GPU NVLink domain (give "
                                "--nodes)",
-                               shown_path(path), *gpus_per_node, platform->name,
+                               input_shown(path), *gpus_per_node, platform->name,
                                platform->gpus_per_node);
     return 0;
 }
@@ -199,7 +131,7 @@ static int prepare(cli_context *ctx, fit_state *s, const collcalc_platform *base
                                    "%s: the op is not known or not one NCCL's tuner costs: give "
                                    "--op (all-reduce, all-gather, reduce-scatter, broadcast, "
                                    "reduce)",
-                                   shown_path(path));
+                                   input_shown(path));
         int code = run_shape(ctx, path, run, base, &s->nodes[i], &s->gpus_per_node[i]);
         if (code != 0)
             return code;
@@ -311,7 +243,7 @@ static void add_report(cli_context *ctx, document *doc, const fit_state *s,
             break;
         const collcalc_fit_residuals *res = total ? &r->total : &r->runs[i];
         record_begin(runs);
-        record_text(runs, "file", total ? "all runs" : shown_path(ctx->args.positionals[i]));
+        record_text(runs, "file", total ? "all runs" : input_shown(ctx->args.positionals[i]));
         if (!total) {
             record_text(runs, "op", collcalc_op_name(s->runs[i].op));
             record_int(runs, "nodes", s->nodes[i]);
@@ -362,7 +294,7 @@ int cmd_fit(cli_context *ctx)
     s->count = count;
     int code = 0;
     for (size_t i = 0; i < count && code == 0; i++)
-        code = read_run(ctx, ctx->args.positionals[i], &s->runs[i]);
+        code = read_nccl_tests_run(ctx, ctx->args.positionals[i], &s->runs[i]);
     const collcalc_platform *platform = NULL;
     if (code == 0)
         code = find_platform(ctx, &s->runs[0], &platform);
@@ -400,7 +332,7 @@ int cmd_fit(cli_context *ctx)
         size_t used = (size_t)snprintf(values.source, sizeof values.source, "collcalc fit of");
         for (size_t i = 0; i < count && used < sizeof values.source; i++)
             used += (size_t)snprintf(values.source + used, sizeof values.source - used, "%s %s",
-                                     i == 0 ? "" : ",", shown_path(ctx->args.positionals[i]));
+                                     i == 0 ? "" : ",", input_shown(ctx->args.positionals[i]));
         if (collcalc_fit_platform_json(platform, name, &values, &json, &diag) != COLLCALC_OK)
             code = cli_usage_error(ctx, "--name", "%s", diag.message);
     }

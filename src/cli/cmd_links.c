@@ -7,6 +7,7 @@
 #include "collcalc/status.h"
 #include "collcalc/units.h"
 #include "commands.h"
+#include "inputs.h"
 #include "report.h"
 
 static const char DEFAULT_PATH[] = "hbm3|hbm3e-b200,nvlink5,pcie5,ib-ndr,eth100";
@@ -245,22 +246,10 @@ static void add_cliff(document *doc, const path_stop *stops, int count, collcalc
  * skipped). */
 static int platform_path(cli_context *ctx, const char *name, char *path, size_t size)
 {
-    const collcalc_platform_table *platforms;
-    int code = cli_platforms(ctx, &platforms);
+    const collcalc_platform *platform;
+    int code = cli_platform_named(ctx, name, &platform);
     if (code != 0)
         return code;
-    const collcalc_platform *platform = collcalc_platform_table_find(platforms, name);
-    if (platform == NULL) {
-        const char *names[COLLCALC_PLATFORMS_MAX];
-        size_t n = collcalc_platform_table_count(platforms);
-        for (size_t i = 0; i < n; i++)
-            names[i] = collcalc_platform_table_at(platforms, i)->name;
-        char shown[COLLCALC_ECHO_BUFFER], hint[160];
-        collcalc_echo(shown, sizeof shown, name);
-        collcalc_suggest_text(hint, sizeof hint, name, names, n);
-        return cli_usage_error(ctx, "--platform", "unknown platform '%s'%s (see 'collcalc platforms')",
-                               shown, hint);
-    }
     const char *tiers[] = {platform->memory_link, platform->intra_link, platform->host_link,
                            platform->inter_link};
     size_t used = 0;

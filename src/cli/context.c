@@ -420,23 +420,33 @@ int cli_model(cli_context *ctx, const collcalc_model_shape **out)
     return cli_usage_error(ctx, "--model", "unknown model '%s'%s; known: %s", shown, hint, known);
 }
 
+/* What an option getter returns once its value is parsed: 0 when status is
+ * COLLCALC_OK, else the usage error for option id with diag's message. */
+static int option_result(cli_context *ctx, option_id id, collcalc_status status,
+                         const collcalc_diag *diag)
+{
+    if (status == COLLCALC_OK)
+        return 0;
+    return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag->message);
+}
+
 int cli_dtype(cli_context *ctx, option_id id, collcalc_dtype fallback, collcalc_dtype *out)
 {
     *out = fallback;
     const char *value = arg_value(&ctx->args, id);
     collcalc_diag diag;
-    if (value != NULL && collcalc_dtype_from_name(value, out, &diag) != COLLCALC_OK)
-        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
-    return 0;
+    if (value == NULL)
+        return 0;
+    return option_result(ctx, id, collcalc_dtype_from_name(value, out, &diag), &diag);
 }
 
 int cli_time(cli_context *ctx, option_id id, double *out_us)
 {
     const char *value = arg_value(&ctx->args, id);
     collcalc_diag diag;
-    if (value != NULL && collcalc_parse_time_us(value, out_us, &diag) != COLLCALC_OK)
-        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
-    return 0;
+    if (value == NULL)
+        return 0;
+    return option_result(ctx, id, collcalc_parse_time_us(value, out_us, &diag), &diag);
 }
 
 /* ---- option values ---------------------------------------------------------- */
@@ -444,34 +454,30 @@ int cli_time(cli_context *ctx, option_id id, double *out_us)
 int cli_count(cli_context *ctx, option_id id, long min_value, long max_value, long *out)
 {
     const char *value = arg_value(&ctx->args, id);
+    collcalc_diag diag;
     if (value == NULL)
         return 0;
-    collcalc_diag diag;
-    if (collcalc_parse_count(value, min_value, max_value, out, &diag) != COLLCALC_OK)
-        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
-    return 0;
+    return option_result(ctx, id, collcalc_parse_count(value, min_value, max_value, out, &diag),
+                         &diag);
 }
 
 int cli_size(cli_context *ctx, option_id id, uint64_t *out)
 {
     const char *value = arg_value(&ctx->args, id);
+    collcalc_diag diag;
     if (value == NULL)
         return 0;
-    collcalc_diag diag;
-    if (collcalc_parse_size_bytes(value, out, &diag) != COLLCALC_OK)
-        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
-    return 0;
+    return option_result(ctx, id, collcalc_parse_size_bytes(value, out, &diag), &diag);
 }
 
 int cli_number(cli_context *ctx, option_id id, double min_value, double max_value, double *out)
 {
     const char *value = arg_value(&ctx->args, id);
+    collcalc_diag diag;
     if (value == NULL)
         return 0;
-    collcalc_diag diag;
-    if (collcalc_parse_number(value, min_value, max_value, out, &diag) != COLLCALC_OK)
-        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
-    return 0;
+    return option_result(ctx, id,
+                         collcalc_parse_number(value, min_value, max_value, out, &diag), &diag);
 }
 
 int cli_basis(cli_context *ctx, collcalc_bw_basis *out)

@@ -5,6 +5,7 @@
 
 #include "collcalc/units.h"
 #include "human.h"
+#include "inputs.h"
 #include "report.h"
 
 static const record_column NCCL_COLUMNS[] = {
@@ -92,13 +93,10 @@ int nccl_view_wanted(cli_context *ctx, const collcalc_cluster_spec *spec, collca
 int nccl_view_setup(cli_context *ctx, const collcalc_cluster_spec *spec,
                     const collcalc_cluster *cluster, nccl_setup *out)
 {
-    const collcalc_platform_table *platforms;
-    int code = cli_platforms(ctx, &platforms);
+    const collcalc_platform *platform;
+    int code = cli_platform_named(ctx, spec->platform, &platform);
     if (code != 0)
         return code;
-    const collcalc_platform *platform = collcalc_platform_table_find(platforms, spec->platform);
-    if (platform == NULL)
-        return cli_usage_error(ctx, "--platform", "unknown platform '%.60s'", spec->platform);
     int nodes = collcalc_cluster_nodes(cluster);
     int g = cluster->gpus_per_node < cluster->gpus ? cluster->gpus_per_node : cluster->gpus;
     if (cluster->gpus != nodes * g)

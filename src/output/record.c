@@ -112,20 +112,33 @@ bool doc_failed(const document *doc)
     return doc == NULL || doc->failed;
 }
 
+/* Makes room for one more element in array (count in use of *capacity,
+ * element_size bytes each), doubling from first: returns the array to use
+ * from now on, or NULL when out of memory (array unchanged, doc failed). */
+static void *room_for_one(document *doc, void *array, size_t count, size_t *capacity,
+                          size_t element_size, size_t first)
+{
+    if (count < *capacity)
+        return array;
+    size_t grown = *capacity ? *capacity * 2 : first;
+    void *bigger = realloc(array, grown * element_size);
+    if (bigger == NULL) {
+        doc->failed = true;
+        return NULL;
+    }
+    *capacity = grown;
+    return bigger;
+}
+
 static doc_item *add_item(document *doc, item_kind kind)
 {
     if (doc == NULL || doc->failed)
         return NULL;
-    if (doc->item_count == doc->item_capacity) {
-        size_t capacity = doc->item_capacity ? doc->item_capacity * 2 : 16;
-        doc_item *bigger = realloc(doc->items, capacity * sizeof *bigger);
-        if (bigger == NULL) {
-            doc->failed = true;
-            return NULL;
-        }
-        doc->items = bigger;
-        doc->item_capacity = capacity;
-    }
+    doc_item *items = room_for_one(doc, doc->items, doc->item_count, &doc->item_capacity,
+                                   sizeof *items, 16);
+    if (items == NULL)
+        return NULL;
+    doc->items = items;
     doc_item *item = &doc->items[doc->item_count++];
     memset(item, 0, sizeof *item);
     item->kind = kind;
@@ -141,16 +154,11 @@ static query_entry *add_query(document *doc, const char *key, field_kind kind)
             doc->query[i].kind = kind;
             return &doc->query[i];
         }
-    if (doc->query_count == doc->query_capacity) {
-        size_t capacity = doc->query_capacity ? doc->query_capacity * 2 : 16;
-        query_entry *bigger = realloc(doc->query, capacity * sizeof *bigger);
-        if (bigger == NULL) {
-            doc->failed = true;
-            return NULL;
-        }
-        doc->query = bigger;
-        doc->query_capacity = capacity;
-    }
+    query_entry *query = room_for_one(doc, doc->query, doc->query_count, &doc->query_capacity,
+                                      sizeof *query, 16);
+    if (query == NULL)
+        return NULL;
+    doc->query = query;
     query_entry *entry = &doc->query[doc->query_count++];
     memset(entry, 0, sizeof *entry);
     entry->key = key;
@@ -242,16 +250,11 @@ void record_begin(record_set *set)
 {
     if (set == NULL || set->doc->failed)
         return;
-    if (set->row_count == set->row_capacity) {
-        size_t capacity = set->row_capacity ? set->row_capacity * 2 : 8;
-        record_row *bigger = realloc(set->rows, capacity * sizeof *bigger);
-        if (bigger == NULL) {
-            set->doc->failed = true;
-            return;
-        }
-        set->rows = bigger;
-        set->row_capacity = capacity;
-    }
+    record_row *rows = room_for_one(set->doc, set->rows, set->row_count, &set->row_capacity,
+                                    sizeof *rows, 8);
+    if (rows == NULL)
+        return;
+    set->rows = rows;
     record_row *row = &set->rows[set->row_count];
     row->values = calloc(set->schema->column_count ? set->schema->column_count : 1,
                          sizeof *row->values);

@@ -43,23 +43,32 @@ static void json_string(FILE *out, const char *text)
 
 static void json_set(FILE *out, const record_set *set);
 
-static void json_value(FILE *out, field_kind kind, const record_value *v)
+/* Writes a present value that is neither text nor nested records (a bool,
+ * a whole number, a number) the way JSON and CSV both spell it: true, 42,
+ * 0.5 exactly. Text and records each format quotes or nests its own way. */
+static void scalar_value(FILE *out, field_kind kind, const record_value *v)
 {
     char number[40];
-    if (!v->present) {
-        fputs("null", out);
-        return;
-    }
-    switch (kind) {
-    case FIELD_TEXT: json_string(out, v->as.text); return;
-    case FIELD_BOOL: fputs(v->as.flag ? "true" : "false", out); return;
-    case FIELD_INT: fprintf(out, "%lld", v->as.integer); return;
-    case FIELD_RECORDS: json_set(out, v->as.records); return;
-    default:
+    if (kind == FIELD_BOOL) {
+        fputs(v->as.flag ? "true" : "false", out);
+    } else if (kind == FIELD_INT) {
+        fprintf(out, "%lld", v->as.integer);
+    } else {
         format_number_exact(number, sizeof number, v->as.number);
         fputs(number, out);
-        return;
     }
+}
+
+static void json_value(FILE *out, field_kind kind, const record_value *v)
+{
+    if (!v->present)
+        fputs("null", out);
+    else if (kind == FIELD_TEXT)
+        json_string(out, v->as.text);
+    else if (kind == FIELD_RECORDS)
+        json_set(out, v->as.records);
+    else
+        scalar_value(out, kind, v);
 }
 
 static void json_row(FILE *out, const record_set *set, size_t r)
@@ -178,19 +187,14 @@ static void csv_nested(FILE *out, const record_set *set)
 
 static void csv_value(FILE *out, field_kind kind, const record_value *v)
 {
-    char number[40];
     if (!v->present)
         return;
-    switch (kind) {
-    case FIELD_TEXT: csv_text(out, v->as.text); return;
-    case FIELD_BOOL: fputs(v->as.flag ? "true" : "false", out); return;
-    case FIELD_INT: fprintf(out, "%lld", v->as.integer); return;
-    case FIELD_RECORDS: csv_nested(out, v->as.records); return;
-    default:
-        format_number_exact(number, sizeof number, v->as.number);
-        fputs(number, out);
-        return;
-    }
+    if (kind == FIELD_TEXT)
+        csv_text(out, v->as.text);
+    else if (kind == FIELD_RECORDS)
+        csv_nested(out, v->as.records);
+    else
+        scalar_value(out, kind, v);
 }
 
 /* CSV carries the document's first machine list: its header once, then a

@@ -1,0 +1,82 @@
+/* Inputs several commands share (inputs.h). */
+#include "inputs.h"
+
+#include <string.h>
+
+#include "findings_out.h"
+#include "messages.h"
+
+int cli_platform_named(cli_context *ctx, const char *name, const collcalc_platform **out)
+{
+    const collcalc_platform_table *platforms;
+    int code = cli_platforms(ctx, &platforms);
+    if (code != 0)
+        return code;
+    *out = collcalc_platform_table_find(platforms, name);
+    if (*out != NULL)
+        return 0;
+    const char *names[COLLCALC_PLATFORMS_MAX];
+    size_t n = collcalc_platform_table_count(platforms);
+    if (n > COLLCALC_PLATFORMS_MAX)
+        n = COLLCALC_PLATFORMS_MAX;
+    for (size_t i = 0; i < n; i++)
+        names[i] = collcalc_platform_table_at(platforms, i)->name;
+    char shown[COLLCALC_ECHO_BUFFER], hint[160];
+    collcalc_echo(shown, sizeof shown, name);
+    collcalc_suggest_text(hint, sizeof hint, name, names, n);
+    return cli_usage_error(ctx, "--platform", "unknown platform '%s'%s (see 'collcalc platforms')",
+                           shown, hint);
+}
+
+const char *input_shown(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+typedef struct {
+    collcalc_nccl_tests_reader *reader;
+    int code;
+    collcalc_diag diag;
+    long failed_line;
+} feed_state;
+
+static void feed(void *context, const char *line, size_t length, long number)
+{
+    feed_state *state = context;
+    if (state->code != 0)
+        return;
+    if (collcalc_nccl_tests_reader_feed_line(state->reader, line, length, number, &state->diag) !=
+        COLLCALC_OK) {
+        state->code = EXIT_DATA;
+        state->failed_line = number;
+    }
+}
+
+int read_nccl_tests_run(cli_context *ctx, const char *path, collcalc_nccl_tests_run *run)
+{
+    collcalc_nccl_tests_reader_options options;
+    collcalc_nccl_tests_reader_options_init(&options);
+    const char *op = arg_value(&ctx->args, OPT_OP);
+    collcalc_diag diag;
+    if (op != NULL) {
+        if (collcalc_op_from_name(op, &options.op, &diag) != COLLCALC_OK)
+            return cli_usage_error(ctx, "--op", "%s", diag.message);
+        options.has_op = true;
+    }
+    long ranks = 0;
+    int code = cli_count(ctx, OPT_GPUS, 1, 1L << 20, &ranks);
+    if (code != 0)
+        return code;
+    options.ranks = (int)ranks;
+    feed_state state = {NULL, 0, {{0}}, 0};
+    if (collcalc_nccl_tests_reader_create(&options, &state.reader, &diag) != COLLCALC_OK)
+        return cli_data_error(ctx, NULL, "%s", diag.message);
+    code = read_lines(ctx, path, COLLCALC_NCCL_TESTS_LINE_BYTES, feed, &state);
+    if (code == 0 && state.code != 0)
+        code = cli_data_error(ctx, input_shown(path), "line %ld: %s", state.failed_line,
+                              state.diag.message);
+    if (code == 0 && collcalc_nccl_tests_reader_finish(state.reader, run, &diag) != COLLCALC_OK)
+        code = cli_data_error(ctx, input_shown(path), "%s", diag.message);
+    collcalc_nccl_tests_reader_free(state.reader);
+    return code;
+}
