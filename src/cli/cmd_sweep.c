@@ -129,13 +129,7 @@ static int predict_row(cli_context *ctx, collcalc_query *query, const nccl_setup
         if (c != NULL) {
             record_text(set, "algorithm", collcalc_nccl_algo_name(c->algo));
             record_text(set, "protocol", collcalc_nccl_proto_name(c->proto));
-            record_int(set, "channels", c->channels_run);
-            record_number(set, "latency_us", c->latency_pred_us);
-            record_number(set, "bandwidth_us", c->bandwidth_pred_us);
-            record_number(set, "time_us", c->time_us);
-            record_number(set, "algbw_GBps", c->algbw_GBps);
-            record_number(set, "busbw_GBps", c->busbw_GBps);
-            record_number(set, "nccl_time_us", c->nccl_time_us);
+            nccl_view_record_figures(set, c);
         }
         *point = (sweep_point){c ? collcalc_nccl_algo_name(c->algo) : "-",
                                c ? collcalc_nccl_proto_name(c->proto) : "-", c ? c->time_us : 0.0,

@@ -132,10 +132,15 @@ int cmd_topo(cli_context *ctx)
     doc_query_bool(doc, "truncated", topo->truncated != 0);
     char per_link[32];
     human_bandwidth_GBps(per_link, sizeof per_link, topo->nvlink_per_link_GBps);
-    doc_text(doc, "%d GPU%s, %d NIC%s; %s (%s per NVLink per direction, PCIe Gen%d): %s",
-             topo->gpu_count, topo->gpu_count == 1 ? "" : "s", topo->nic_count,
-             topo->nic_count == 1 ? "" : "s", collcalc_gpu_generation_name(topo->generation),
-             per_link, topo->pcie_gen, topo->generation_note);
+    char link_rates[96];
+    if (topo->nvlink_pairs > 0)
+        snprintf(link_rates, sizeof link_rates, "%s per NVLink per direction, PCIe Gen%d",
+                 per_link, topo->pcie_gen);
+    else
+        snprintf(link_rates, sizeof link_rates, "no NVLink, PCIe Gen%d", topo->pcie_gen);
+    doc_text(doc, "%d GPU%s, %d NIC%s; GPU generation %s (%s): %s", topo->gpu_count,
+             topo->gpu_count == 1 ? "" : "s", topo->nic_count, topo->nic_count == 1 ? "" : "s",
+             collcalc_gpu_generation_name(topo->generation), link_rates, topo->generation_note);
     doc_text(doc, "%s", "");
     add_grid(doc, topo);
     doc_text(doc, "%s", "");

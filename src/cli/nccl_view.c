@@ -108,6 +108,17 @@ int nccl_view_setup(cli_context *ctx, const collcalc_cluster_spec *spec,
                             out);
 }
 
+void nccl_view_record_figures(record_set *set, const collcalc_nccl_candidate *candidate)
+{
+    record_int(set, "channels", candidate->channels_run);
+    record_number(set, "latency_us", candidate->latency_pred_us);
+    record_number(set, "bandwidth_us", candidate->bandwidth_pred_us);
+    record_number(set, "time_us", candidate->time_us);
+    record_number(set, "algbw_GBps", candidate->algbw_GBps);
+    record_number(set, "busbw_GBps", candidate->busbw_GBps);
+    record_number(set, "nccl_time_us", candidate->nccl_time_us);
+}
+
 void nccl_view_rows(record_set *set, const collcalc_nccl_prediction *prediction,
                     uint64_t size_bytes, bool all_candidates)
 {
@@ -128,13 +139,7 @@ void nccl_view_rows(record_set *set, const collcalc_nccl_prediction *prediction,
             record_text(set, "why", collcalc_nccl_unavailable_text(c->unavailable));
             continue;
         }
-        record_int(set, "channels", c->channels_run);
-        record_number(set, "latency_us", c->latency_pred_us);
-        record_number(set, "bandwidth_us", c->bandwidth_pred_us);
-        record_number(set, "time_us", c->time_us);
-        record_number(set, "algbw_GBps", c->algbw_GBps);
-        record_number(set, "busbw_GBps", c->busbw_GBps);
-        record_number(set, "nccl_time_us", c->nccl_time_us);
+        nccl_view_record_figures(set, c);
         if (c->selected) {
             record_text(set, "why", "NCCL's tuner picks it (least time in its model)");
             records_mark(set, record_count(set) - 1, "<- NCCL's choice");

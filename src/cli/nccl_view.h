@@ -28,6 +28,11 @@ int nccl_view_setup(cli_context *ctx, const collcalc_cluster_spec *spec,
  * busbw_GBps, nccl_time_us, available, why. */
 extern const record_schema NCCL_SCHEMA;
 
+/* A runnable candidate's figures into the current row, in schema order:
+ * channels, latency_us, bandwidth_us, time_us, algbw_GBps, busbw_GBps,
+ * nccl_time_us (NCCL_SCHEMA, or a schema with those columns). */
+void nccl_view_record_figures(record_set *set, const collcalc_nccl_candidate *candidate);
+
 /* One prediction's candidates as rows (every one with all_candidates, else
  * those that can run); the selected one is marked. */
 void nccl_view_rows(record_set *set, const collcalc_nccl_prediction *prediction,
