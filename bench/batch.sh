@@ -116,8 +116,7 @@ measure() { # stdin file, command... -> "wall user sys rss"
 
 echo "collcalc: $collcalc ($("$collcalc" --version))"
 echo "machine: $(uname -m), $(nproc) CPUs; collcalc and mawk are single-threaded: q/s = queries per CPU second (user + system)"
-pin="" # single-threaded; not pinned (a pinned core may be busy)
-
+pin="" # single-threaded, not pinned: a pinned core may be busy on a shared machine
 
 read -r wall user sys rss < <(measure "$work/queries.txt" $pin "$collcalc" batch -)
 csv_qps=$(echo "$n $user $sys" | "$awk_bin" '{ printf "%.0f", $1 / ($2 + $3) }')

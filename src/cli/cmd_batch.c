@@ -149,7 +149,8 @@ static void run_query(batch_state *s, long line_no, int argc, char **argv)
     if (rows_write(&s->out, doc, s->format, "line", line_no) < 0 && !s->out.failed)
         line_error(s, line_no, "out of memory");
     doc_free(doc);
-    for (int i = 0; i < line->warning_count; i++)
+    bool quiet = arg_given(&s->ctx->args, OPT_QUIET) || arg_given(&line->args, OPT_QUIET);
+    for (int i = 0; i < line->warning_count && !quiet; i++)
         fprintf(s->ctx->err, "collcalc batch: %s:%ld: %s: %s\n", s->shown, line_no, spec->name,
                 line->warnings[i]);
 }
@@ -344,6 +345,15 @@ int cmd_batch(cli_context *ctx)
                                ctx->args.positionals[1]);
     const char *path = ctx->args.positional_count == 1 ? ctx->args.positionals[0] : "-";
     bool from_stdin = strcmp(path, "-") == 0;
+    static const option_id TABLE_FILES[] = {OPT_LINKS_FILE, OPT_LINKS_ONLY, OPT_PLATFORMS_FILE,
+                                             OPT_PLATFORMS_ONLY};
+    for (size_t i = 0; from_stdin && i < sizeof TABLE_FILES / sizeof TABLE_FILES[0]; i++) {
+        const char *table = arg_value(&ctx->args, TABLE_FILES[i]);
+        if (table != NULL && strcmp(table, "-") == 0)
+            return cli_usage_error(ctx, cli_spelled(ctx, TABLE_FILES[i]),
+                                   "standard input ('-') can be read only once: it holds the "
+                                   "queries; give the table as a file, or the queries as FILE");
+    }
     const collcalc_link_table *links;
     int code = cli_links(ctx, &links); /* once, with the batch's --links */
     if (code != 0)
@@ -391,8 +401,9 @@ int cmd_batch(cli_context *ctx)
         code = cli_data_error(ctx, NULL, "out of memory");
     } else {
         code = batch_loop(s, &reader, arg_given(&ctx->args, OPT_FAIL_FAST));
-        if (!row_buffer_flush(&s->out) && code == 0)
-            code = cli_data_error(ctx, NULL, "error writing output");
+        /* A write error is cli_finish's to report (ferror); memory is ours. */
+        if (!row_buffer_flush(&s->out) && code == 0 && !ferror(ctx->out))
+            code = cli_data_error(ctx, NULL, "out of memory");
     }
     if (line->platforms_owned)
         collcalc_platform_table_free(line->platforms);

@@ -569,22 +569,14 @@ int cmd_compare(cli_context *ctx)
 {
     collcalc_query query;
     collcalc_query_init(&query);
-    const char *word = arg_value(&ctx->args, OPT_OP);
-    if (ctx->args.positional_count > (word == NULL ? 1 : 0))
-        return cli_usage_error(ctx, NULL, "unexpected argument '%.60s'",
-                               ctx->args.positionals[ctx->args.positional_count - 1]);
-    if (word == NULL && ctx->args.positional_count == 1)
-        word = ctx->args.positionals[0];
-    if (word == NULL)
-        return cli_usage_error(ctx, NULL,
-                               "missing the operation, e.g. 'collcalc compare allreduce'");
+    int code = cli_operation(ctx, &query.op);
+    if (code != 0)
+        return code;
     collcalc_diag diag;
-    if (collcalc_op_from_name(word, &query.op, &diag) != COLLCALC_OK)
-        return cli_usage_error(ctx, NULL, "%s", diag.message);
     uint64_t sizes[MAX_SWEEP_SIZES];
     int size_count = 0;
     chart_request charts;
-    int code = chart_options(ctx, &charts);
+    code = chart_options(ctx, &charts);
     /* A chart wants a curve: by default every power of two, 1 KiB .. 1 GiB. */
     if (code == 0)
         code = sizes_expand(ctx, chart_wanted(&charts) ? "1K..1G" : "64KB,1MB,100MB,1GB", 8,

@@ -49,24 +49,6 @@ typedef struct {
     double time_us, busbw_GBps;
 } sweep_point;
 
-/* The operation: the first word after the command, or --op. */
-static int sweep_op(cli_context *ctx, collcalc_op *out)
-{
-    const char *word = arg_value(&ctx->args, OPT_OP);
-    if (ctx->args.positional_count > (word == NULL ? 1 : 0))
-        return cli_usage_error(ctx, NULL, "unexpected argument '%.60s'",
-                               ctx->args.positionals[ctx->args.positional_count - 1]);
-    if (word == NULL && ctx->args.positional_count == 1)
-        word = ctx->args.positionals[0];
-    if (word == NULL)
-        return cli_usage_error(ctx, NULL, "missing the operation, e.g. 'collcalc %s allreduce'",
-                               ctx->name);
-    collcalc_diag diag;
-    if (collcalc_op_from_name(word, out, &diag) != COLLCALC_OK)
-        return cli_usage_error(ctx, NULL, "%s", diag.message);
-    return 0;
-}
-
 static void nccl_tests_header(document *doc, const collcalc_query *query, const char *model_text,
                               const char *algo_text, uint64_t first, uint64_t last)
 {
@@ -182,7 +164,7 @@ int cmd_sweep(cli_context *ctx)
 {
     collcalc_query query;
     collcalc_query_init(&query);
-    int code = sweep_op(ctx, &query.op);
+    int code = cli_operation(ctx, &query.op);
     const char *style = arg_value(&ctx->args, OPT_STYLE);
     bool nccl_style = false;
     if (code == 0 && style != NULL) {

@@ -480,6 +480,23 @@ int cli_number(cli_context *ctx, option_id id, double min_value, double max_valu
                          collcalc_parse_number(value, min_value, max_value, out, &diag), &diag);
 }
 
+int cli_operation(cli_context *ctx, collcalc_op *out)
+{
+    const char *word = arg_value(&ctx->args, OPT_OP);
+    if (ctx->args.positional_count > (word == NULL ? 1 : 0))
+        return cli_usage_error(ctx, NULL, "unexpected argument '%.60s'",
+                               ctx->args.positionals[ctx->args.positional_count - 1]);
+    if (word == NULL && ctx->args.positional_count == 1)
+        word = ctx->args.positionals[0];
+    if (word == NULL)
+        return cli_usage_error(ctx, NULL, "missing the operation, e.g. 'collcalc %s allreduce'",
+                               ctx->name);
+    collcalc_diag diag;
+    if (collcalc_op_from_name(word, out, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, NULL, "%s", diag.message);
+    return 0;
+}
+
 int cli_basis(cli_context *ctx, collcalc_bw_basis *out)
 {
     const char *value = arg_value(&ctx->args, OPT_BW_BASIS);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "collcalc/links.h"
+#include "collcalc/model.h"
 #include "collcalc/models.h"
 #include "collcalc/platforms.h"
 #include "options.h"
@@ -114,6 +115,10 @@ int cli_count(cli_context *ctx, option_id id, long min_value, long max_value, lo
 int cli_size(cli_context *ctx, option_id id, uint64_t *out);
 int cli_number(cli_context *ctx, option_id id, double min_value, double max_value, double *out);
 int cli_basis(cli_context *ctx, collcalc_bw_basis *out);
+
+/* The operation of compare and sweep: the one word after the command, or
+ * --op. Returns 0 or the usage error's exit code. */
+int cli_operation(cli_context *ctx, collcalc_op *out);
 
 /* Renders the document in ctx->format, prints queued warnings, checks
  * that stdout took everything. Frees doc. Returns the exit code. */

@@ -237,30 +237,24 @@ double collcalc_link_bandwidth_GBps(const collcalc_link *link, collcalc_bw_basis
     return NAN;
 }
 
-/* Maps an enum value to its word, "unknown" outside the table. */
-static const char *word_or_unknown(const char *const *words, size_t count, int value)
-{
-    return (value >= 0 && (size_t)value < count) ? words[value] : "unknown";
-}
-
 const char *collcalc_tier_name(collcalc_tier tier)
 {
-    return word_or_unknown(tier_words, COUNT_OF(tier_words), (int)tier);
+    return collcalc_names_word(tier_words, COUNT_OF(tier_words), (int)tier);
 }
 
 const char *collcalc_link_class_name(collcalc_link_class link_class)
 {
-    return word_or_unknown(class_words, COUNT_OF(class_words), (int)link_class);
+    return collcalc_names_word(class_words, COUNT_OF(class_words), (int)link_class);
 }
 
 const char *collcalc_headline_counts_name(collcalc_headline_counts counts)
 {
-    return word_or_unknown(headline_words, COUNT_OF(headline_words), (int)counts);
+    return collcalc_names_word(headline_words, COUNT_OF(headline_words), (int)counts);
 }
 
 const char *collcalc_bw_basis_name(collcalc_bw_basis basis)
 {
-    return word_or_unknown(basis_words, COUNT_OF(basis_words), (int)basis);
+    return collcalc_names_word(basis_words, COUNT_OF(basis_words), (int)basis);
 }
 
 /* ------------------------------------------------------------ bounds */

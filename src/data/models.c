@@ -478,14 +478,9 @@ double collcalc_model_expert_params(const collcalc_model_shape *model)
            model->hidden_size * model->moe_intermediate;
 }
 
-static const char *word_or_unknown(const char *const *words, size_t count, int value)
-{
-    return (value >= 0 && (size_t)value < count) ? words[value] : "unknown";
-}
-
 const char *collcalc_attention_name(collcalc_attention attention)
 {
-    return word_or_unknown(attention_words, COUNT_OF(attention_words), (int)attention);
+    return collcalc_names_word(attention_words, COUNT_OF(attention_words), (int)attention);
 }
 
 unsigned collcalc_dtype_bytes(collcalc_dtype dtype)
@@ -496,7 +491,7 @@ unsigned collcalc_dtype_bytes(collcalc_dtype dtype)
 
 const char *collcalc_dtype_name(collcalc_dtype dtype)
 {
-    return word_or_unknown(dtype_words, COUNT_OF(dtype_words), (int)dtype);
+    return collcalc_names_word(dtype_words, COUNT_OF(dtype_words), (int)dtype);
 }
 
 collcalc_status collcalc_dtype_from_name(const char *name, collcalc_dtype *out_dtype,

@@ -21,6 +21,11 @@ bool collcalc_names_equal(const char *a, const char *b)
     return fold(*a) == fold(*b);
 }
 
+const char *collcalc_names_word(const char *const *words, size_t count, int value)
+{
+    return (value >= 0 && (size_t)value < count) ? words[value] : "unknown";
+}
+
 collcalc_status collcalc_names_check_chars(collcalc_json_ctx *ctx, const char *text,
                                            bool allow_upper)
 {

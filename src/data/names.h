@@ -1,5 +1,7 @@
-/* Names and aliases of data-table entries (links, platforms): the one set of
- * rules for reading, comparing, de-duplicating and looking them up. */
+/* Names and aliases of data-table entries (links, platforms, models): the
+ * one set of rules for reading, comparing, de-duplicating and looking them
+ * up, and the tables' enum words. Whole-table operations built on these are
+ * in table.h. */
 #ifndef COLLCALC_DATA_NAMES_H
 #define COLLCALC_DATA_NAMES_H
 
@@ -58,6 +60,10 @@ collcalc_status collcalc_names_check_unique(collcalc_json_ctx *ctx,
  * case; NULL when none does or name is NULL or "". */
 const void *collcalc_names_find(const collcalc_names_layout *layout, const void *entries,
                                 size_t count, const char *name);
+
+/* The data tables' enum names: words[value] (index = enum value), or
+ * "unknown" outside words[0..count). */
+const char *collcalc_names_word(const char *const *words, size_t count, int value);
 
 /* Loads one element of a table's array into entry (zeroed, the path ends at
  * the element); context is the caller's. */

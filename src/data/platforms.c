@@ -501,14 +501,12 @@ const char *collcalc_gpu_arch_name(collcalc_gpu_arch arch)
 
 const char *collcalc_cpu_vendor_name(collcalc_cpu_vendor vendor)
 {
-    size_t index = (size_t)vendor;
-    return index < COUNT_OF(cpu_words) ? cpu_words[index] : "unknown";
+    return collcalc_names_word(cpu_words, COUNT_OF(cpu_words), (int)vendor);
 }
 
 const char *collcalc_transport_name(collcalc_transport transport)
 {
-    size_t index = (size_t)transport;
-    return index < COUNT_OF(transport_words) ? transport_words[index] : "unknown";
+    return collcalc_names_word(transport_words, COUNT_OF(transport_words), (int)transport);
 }
 
 const collcalc_platform *collcalc_platform_table_find(const collcalc_platform_table *table,

@@ -36,12 +36,12 @@ typedef struct {
 /* A layout for struct `type` with members count, `origins` and `entries`,
  * checked at compile time (COLLCALC_TABLE_CHECK, once per table): count
  * first, one byte per origin, max_entries origins. */
-#define COLLCALC_TABLE_LAYOUT(type, origins, entries, max, names_layout, noun)                   \
+#define COLLCALC_TABLE_LAYOUT(type, origins, entries, max, names_layout, noun)               \
     {&(names_layout), offsetof(type, origins), offsetof(type, entries), (max), (noun)}
-#define COLLCALC_TABLE_CHECK(type, origins, max)                                                 \
-    _Static_assert(offsetof(type, count) == 0, #type ": count must come first");                 \
-    _Static_assert(sizeof(((type *)0)->origins) == (max), #type ": one origin byte per entry"); \
-    _Static_assert((max) <= COLLCALC_TABLE_MAX_ENTRIES, #type ": more entries than the helpers plan for")
+#define COLLCALC_TABLE_CHECK(type, origins, max)                                             \
+    _Static_assert(offsetof(type, count) == 0, #type ": count must come first");             \
+    _Static_assert(sizeof(((type *)0)->origins) == (max), #type ": one byte per origin");    \
+    _Static_assert((max) <= COLLCALC_TABLE_MAX_ENTRIES, #type ": too many entries")
 
 /* Loads a parsed document's top level (the cJSON tree, the path at the root)
  * into whatever arg points to; see collcalc_data_parse_document. */

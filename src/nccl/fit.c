@@ -24,6 +24,7 @@
  * file carries (0.1 us, 0.001) and the "after" residuals are computed with
  * the rounded values, so feeding the file back reproduces them exactly. */
 #include "collcalc/fit.h"
+#include "collcalc/alloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -423,7 +424,7 @@ collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
                                   out->params[COLLCALC_FIT_LATENCY].why_not,
                                   out->params[COLLCALC_FIT_BANDWIDTH].why_not);
 
-    double *scratch = malloc((3 * total + 1) * sizeof *scratch);
+    double *scratch = collcalc_mem_malloc((3 * total + 1) * sizeof *scratch);
     if (scratch == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory for the residuals");
     problem pb = {runs, run_count, scratch, scratch + total, COLLCALC_OK, diag};
@@ -441,7 +442,7 @@ collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
             if (out->params[order[j]].fitted)
                 search_coordinate(&pb, p, order[j]);
     if (pb.status != COLLCALC_OK) {
-        free(scratch);
+        collcalc_mem_free(scratch);
         return pb.status;
     }
     for (int k = 0; k < COLLCALC_FIT_PARAMS; k++) {
@@ -465,7 +466,7 @@ collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
             }
     }
     if (pb.status != COLLCALC_OK) {
-        free(scratch);
+        collcalc_mem_free(scratch);
         return pb.status;
     }
     if (!out->params[COLLCALC_FIT_BANDWIDTH].fitted)
@@ -476,7 +477,7 @@ collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
     collcalc_status status = residuals(&pb, &neutral, false, scratch, total, out);
     if (status == COLLCALC_OK)
         status = residuals(&pb, &out->values, true, scratch, total, out);
-    free(scratch);
+    collcalc_mem_free(scratch);
     return status;
 }
 

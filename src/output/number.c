@@ -76,7 +76,6 @@ size_t number_format_reference(char *buffer, size_t size, double value)
 }
 
 __extension__ typedef unsigned __int128 u128;
-__extension__ typedef __int128 i128;
 
 /* The p-digit rounding of X = Q + R / 2^t (Q has 17 digits), half to even
  * on the exact value, as printf rounds. */
@@ -100,24 +99,23 @@ static uint64_t round_to(uint64_t q17, u128 rem, int t, int p)
 
 /* Does c (in units of the 17-digit scale) read back as the value
  * X = Q + R / 2^t whose half-ulp in those units is 10^s0 / 2^(t+1)? */
-static bool reads_back(uint64_t c, uint64_t q17, u128 rem, int t, int s0, bool even,
+static bool reads_back(uint64_t c, uint64_t q17, u128 rem, int t, u128 pow10_s0, bool even,
                        bool narrow_below)
 {
-    i128 delta = (i128)c - (i128)q17;
-    if (delta > 16 || delta < -16)
+    if (c > q17 + 16 || c + 16 < q17)
         return false; /* the half-ulp is at most about 11 units */
-    /* In units of 2^-(t+2): diff = (c - Q) 2^(t+2) - 4R; the half-ulps are
-     * 2 x 10^s0 above and below (10^s0 below a power of two). */
-    i128 diff = delta * ((i128)1 << (t + 2)) - (i128)(rem * 4);
-    i128 up = (i128)2 * (i128)POW10[s0 > 19 ? 19 : s0];
-    if (s0 > 19)
-        up *= (i128)POW10[s0 - 19];
-    i128 down = narrow_below ? up / 2 : up;
-    if (diff > 0)
-        return even ? diff <= up : diff < up;
-    if (diff < 0)
-        return even ? -diff <= down : -diff < down;
-    return true;
+    /* In units of 2^-(t+2): the distance is |c - Q| 2^(t+2) -/+ 4R; the
+     * half-ulps are 2 x 10^s0 above and below (10^s0 below a power of
+     * two). */
+    u128 up = 2 * pow10_s0, down = narrow_below ? pow10_s0 : up, r4 = rem << 2;
+    if (c > q17) {
+        u128 distance = ((u128)(c - q17) << (t + 2)) - r4;
+        return even ? distance <= up : distance < up;
+    }
+    u128 distance = ((u128)(q17 - c) << (t + 2)) + r4;
+    if (distance == 0)
+        return true;
+    return even ? distance <= down : distance < down;
 }
 
 /* "%.*g" of the p-digit decimal n x 10^(k - p + 1) (n has p digits). */
@@ -193,13 +191,14 @@ size_t number_format(char *buffer, size_t size, double value)
     int e2 = 52 - t; /* 2^e2 <= magnitude < 2^(e2+1) */
     int k = e2 >= 0 ? (e2 * 1233) >> 12 : -((-e2 * 1233 + 4095) >> 12);
     uint64_t q17 = 0;
-    u128 rem = 0;
+    u128 rem = 0, pow10_s0 = 0;
     int s0 = 0;
     for (int tries = 0; tries < 4; tries++) {
         s0 = 16 - k;
         if (s0 < 1 || s0 > 22)
             return number_format_reference(buffer, size, value);
         u128 scale = s0 > 19 ? (u128)POW10[19] * POW10[s0 - 19] : (u128)POW10[s0];
+        pow10_s0 = scale;
         u128 x = (u128)m * scale;
         u128 q = x >> t;
         rem = x & (((u128)1 << t) - 1);
@@ -229,13 +228,19 @@ size_t number_format(char *buffer, size_t size, double value)
             nines++;
     }
     unsigned last2 = (unsigned)(q17 % 100);
-    for (int p = 1; p <= 17; p++) {
+    /* The shortest precision that can read back drops at most jmax digits. */
+    int jmax = 2;
+    if (last2 <= 16 && zeros + 2 > jmax)
+        jmax = zeros + 2;
+    if (last2 >= 83 && nines + 2 > jmax)
+        jmax = nines + 2;
+    for (int p = jmax >= 16 ? 1 : 17 - jmax; p <= 17; p++) {
         int j = 17 - p;
         if (j >= 3 && !((j - 2 <= zeros && last2 <= 16) || (j - 2 <= nines && last2 >= 83)))
             continue;
         uint64_t n = round_to(q17, rem, t, p);
         uint64_t c = n * POW10[j];
-        if (!reads_back(c, q17, rem, t, s0, even, narrow_below))
+        if (!reads_back(c, q17, rem, t, pow10_s0, even, narrow_below))
             continue;
         int kk = k;
         if (n == POW10[p]) { /* 9.99 -> 10.0: one more decimal place up */

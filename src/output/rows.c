@@ -60,10 +60,16 @@ static bool reserve(row_buffer *b, size_t n)
 
 static void put(row_buffer *b, const char *text, size_t n)
 {
-    if (reserve(b, n)) {
-        memcpy(b->data + b->used, text, n);
-        b->used += n;
+    if (!reserve(b, n))
+        return;
+    char *to = b->data + b->used;
+    b->used += n;
+    if (n <= 16) { /* keys and numbers: no call */
+        for (size_t i = 0; i < n; i++)
+            to[i] = text[i];
+        return;
     }
+    memcpy(to, text, n);
 }
 
 static void put_char(row_buffer *b, char c)
@@ -93,14 +99,13 @@ static void put_integer(row_buffer *b, long long value)
 }
 
 /* A row repeats values (time_us and total_time_us; phase after phase):
- * the last texts are kept, keyed by the bits of the double. Whole numbers
- * are cheap and not kept. */
-enum { CACHED = 16 };
+ * recent texts are kept in a small direct-mapped table keyed by the bits of
+ * the double. Whole numbers are cheap and not kept. */
+enum { CACHED = 32 };
 typedef struct {
     uint64_t bits[CACHED];
     char text[CACHED][40];
     unsigned char length[CACHED];
-    unsigned next;
 } number_cache;
 
 static void put_number(row_buffer *b, number_cache *cache, double value)
@@ -112,16 +117,13 @@ static void put_number(row_buffer *b, number_cache *cache, double value)
     }
     uint64_t bits;
     memcpy(&bits, &value, sizeof bits);
-    for (unsigned i = 0; i < CACHED; i++)
-        if (cache->length[i] != 0 && cache->bits[i] == bits) {
-            put(b, cache->text[i], cache->length[i]);
-            return;
-        }
-    unsigned slot = cache->next++ % CACHED;
-    size_t n = number_format(cache->text[slot], sizeof cache->text[slot], value);
-    cache->bits[slot] = bits;
-    cache->length[slot] = (unsigned char)n;
-    put(b, cache->text[slot], n);
+    unsigned slot = (unsigned)((bits * 0x9E3779B97F4A7C15ull) >> 59); /* 0..31 */
+    if (cache->length[slot] == 0 || cache->bits[slot] != bits) {
+        cache->length[slot] =
+            (unsigned char)number_format(cache->text[slot], sizeof cache->text[slot], value);
+        cache->bits[slot] = bits;
+    }
+    put(b, cache->text[slot], cache->length[slot]);
 }
 
 /* How JSON is written: plain, or inside a quoted CSV field (every '"'
@@ -318,7 +320,6 @@ long rows_write(row_buffer *buffer, const document *doc, output_format format, c
         return -1;
     number_cache cache;
     memset(cache.length, 0, sizeof cache.length);
-    cache.next = 0;
     const json_style plain = {"\"", 1, &cache}, in_csv = {"\"\"", 2, &cache};
     long rows = 0;
     for (size_t i = 0; i < doc->item_count; i++) {

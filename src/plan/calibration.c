@@ -67,21 +67,19 @@ static const collcalc_kv_backend_params backend_table[] = {
 
 const char *collcalc_kv_backend_name(collcalc_kv_backend backend)
 {
-    int value = (int)backend;
-    return (value >= 0 && (size_t)value < PLAN_COUNT_OF(backend_words)) ? backend_words[value]
-                                                                        : "unknown";
+    return plan_word_name(backend_words, PLAN_COUNT_OF(backend_words), (int)backend);
 }
 
 collcalc_status collcalc_kv_backend_from_name(const char *name, collcalc_kv_backend *out_backend,
                                               collcalc_diag *diag)
 {
-    size_t i = plan_word_index(backend_words, PLAN_COUNT_OF(backend_words), name);
-    if (i == PLAN_COUNT_OF(backend_words) || out_backend == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "unknown KV backend '%.40s' (use nccl, nixl, mooncake or tcp)",
-                                  name != NULL ? name : "");
-    *out_backend = (collcalc_kv_backend)i;
-    return COLLCALC_OK;
+    size_t i = 0;
+    collcalc_status status =
+        plan_word_parse(backend_words, PLAN_COUNT_OF(backend_words), name, "KV backend",
+                        "nccl, nixl, mooncake or tcp", out_backend != NULL ? &i : NULL, diag);
+    if (status == COLLCALC_OK)
+        *out_backend = (collcalc_kv_backend)i;
+    return status;
 }
 
 collcalc_status collcalc_kv_backend_defaults(collcalc_kv_backend backend,

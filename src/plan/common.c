@@ -112,6 +112,23 @@ size_t plan_word_index(const char *const *words, size_t count, const char *name)
     return count;
 }
 
+const char *plan_word_name(const char *const *words, size_t count, int value)
+{
+    return (value >= 0 && (size_t)value < count) ? words[value] : "unknown";
+}
+
+collcalc_status plan_word_parse(const char *const *words, size_t count, const char *name,
+                                const char *what, const char *choices, size_t *out_index,
+                                collcalc_diag *diag)
+{
+    size_t i = plan_word_index(words, count, name);
+    if (i == count || out_index == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown %s '%.40s' (use %s)",
+                                  what, name != NULL ? name : "", choices);
+    *out_index = i;
+    return COLLCALC_OK;
+}
+
 double plan_prob_miss(double n, double m, double k)
 {
     if (k <= 0 || m <= 0)

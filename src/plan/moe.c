@@ -29,9 +29,7 @@ static const char *const mode_words[] = {"normal", "low-latency"};
 
 const char *collcalc_moe_mode_name(collcalc_moe_mode mode)
 {
-    int value = (int)mode;
-    return (value >= 0 && (size_t)value < PLAN_COUNT_OF(mode_words)) ? mode_words[value]
-                                                                     : "unknown";
+    return plan_word_name(mode_words, PLAN_COUNT_OF(mode_words), (int)mode);
 }
 
 collcalc_status collcalc_moe_mode_from_name(const char *name, collcalc_moe_mode *out_mode,

@@ -36,32 +36,29 @@ static const char *const comm_words[] = {"tp-allreduce", "tp-reducescatter", "tp
 
 const char *collcalc_workload_name(collcalc_workload workload)
 {
-    int v = (int)workload;
-    return (v >= 0 && (size_t)v < PLAN_COUNT_OF(workload_words)) ? workload_words[v] : "unknown";
+    return plan_word_name(workload_words, PLAN_COUNT_OF(workload_words), (int)workload);
 }
 
 collcalc_status collcalc_workload_from_name(const char *name, collcalc_workload *out_workload,
                                             collcalc_diag *diag)
 {
-    size_t i = plan_word_index(workload_words, PLAN_COUNT_OF(workload_words), name);
-    if (i == PLAN_COUNT_OF(workload_words) || out_workload == NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "unknown phase '%.40s' (use prefill, decode or train)",
-                                  name != NULL ? name : "");
-    *out_workload = (collcalc_workload)i;
-    return COLLCALC_OK;
+    size_t i = 0;
+    collcalc_status status =
+        plan_word_parse(workload_words, PLAN_COUNT_OF(workload_words), name, "phase",
+                        "prefill, decode or train", out_workload != NULL ? &i : NULL, diag);
+    if (status == COLLCALC_OK)
+        *out_workload = (collcalc_workload)i;
+    return status;
 }
 
 const char *collcalc_dim_name(collcalc_dim dim)
 {
-    int v = (int)dim;
-    return (v >= 0 && (size_t)v < PLAN_COUNT_OF(dim_words)) ? dim_words[v] : "unknown";
+    return plan_word_name(dim_words, PLAN_COUNT_OF(dim_words), (int)dim);
 }
 
 const char *collcalc_comm_kind_name(collcalc_comm_kind kind)
 {
-    int v = (int)kind;
-    return (v >= 0 && (size_t)v < PLAN_COUNT_OF(comm_words)) ? comm_words[v] : "unknown";
+    return plan_word_name(comm_words, PLAN_COUNT_OF(comm_words), (int)kind);
 }
 
 collcalc_status collcalc_dim_order_parse(const char *text, collcalc_dim out_order[COLLCALC_DIM_COUNT],

@@ -29,6 +29,17 @@ bool plan_names_equal(const char *a, const char *b);
 /* Index of name in words[0..count) ignoring case, or count. */
 size_t plan_word_index(const char *const *words, size_t count, const char *name);
 
+/* The public X_name functions of the plan's enums: words[value], or
+ * "unknown" when value is outside words[0..count). */
+const char *plan_word_name(const char *const *words, size_t count, int value);
+
+/* The public X_from_name functions: name's index in words[0..count)
+ * (ignoring case) in *out_index, else COLLCALC_ERR_INVALID with "unknown
+ * WHAT 'name' (use CHOICES)" (also when out_index is NULL). */
+collcalc_status plan_word_parse(const char *const *words, size_t count, const char *name,
+                                const char *what, const char *choices, size_t *out_index,
+                                collcalc_diag *diag);
+
 /* Whether x is finite and within [lo, hi]. */
 bool plan_in_range(double x, double lo, double hi);
 

@@ -15,6 +15,7 @@
 
 #include "collcalc/alloc.h"
 #include "collcalc/cluster_spec.h"
+#include "collcalc/fit.h"
 #include "collcalc/links.h"
 #include "collcalc/model.h"
 #include "collcalc/models.h"
@@ -648,6 +649,93 @@ static void test_moe_and_plans(void **state)
     assert_int_equal(failure_loop("plan search", plan_search, NULL), 2);
 }
 
+/* ---- the fit ------------------------------------------------------------- */
+
+typedef struct {
+    collcalc_fit_row rows[24];
+    collcalc_fit_run run;
+} fit_arg;
+
+/* Rows the NCCL model itself predicts for 2 nodes of hgx-h100 with 8 us of
+ * added network latency and 90% of the bandwidth (as tests/unit/test_fit.c
+ * builds them), computed before any allocation may fail. */
+static void fit_setup(fit_arg *a)
+{
+    const collcalc_platform *platform = collcalc_platform_table_find(platforms, "hgx-h100");
+    assert_non_null(platform);
+    collcalc_diag diag;
+    collcalc_fit_run_init(&a->run);
+    assert_int_equal(collcalc_nccl_system_from_platform(platform, links, 2, 8,
+                                                        COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU,
+                                                        &a->run.system, &diag),
+                     COLLCALC_OK);
+    assert_int_equal(collcalc_nccl_constants_find(constants, NULL, &a->run.constants, &diag),
+                     COLLCALC_OK);
+    collcalc_platform_nccl_fit truth;
+    memset(&truth, 0, sizeof truth);
+    truth.present = true;
+    truth.latency_inter_us = 8.0;
+    truth.bw_efficiency = 0.9;
+    collcalc_nccl_system measured = a->run.system;
+    assert_int_equal(collcalc_nccl_system_apply_fit(&truth, &measured, &diag), COLLCALC_OK);
+    for (int i = 0; i < 24; i++) {
+        collcalc_nccl_prediction p;
+        a->rows[i].size_bytes = UINT64_C(1) << (i + 8);
+        assert_int_equal(collcalc_nccl_predict(&measured, a->run.constants, &a->run.options,
+                                               COLLCALC_NCCL_ALLREDUCE, a->rows[i].size_bytes,
+                                               &p, &diag),
+                         COLLCALC_OK);
+        a->rows[i].time_us = collcalc_nccl_selected(&p)->time_us;
+        a->rows[i].busbw_GBps = collcalc_nccl_selected(&p)->busbw_GBps;
+    }
+    a->run.rows = a->rows;
+    a->run.row_count = 24;
+}
+
+static collcalc_status fit_run(void *arg, collcalc_diag *diag)
+{
+    const fit_arg *a = arg;
+    collcalc_fit_result *r = malloc(sizeof *r);
+    assert_non_null(r);
+    collcalc_status status = collcalc_fit(&a->run, 1, r, diag);
+    if (status == COLLCALC_OK)
+        assert_true(fabs(r->values.bw_efficiency - 0.9) < 0.01);
+    free(r);
+    return status;
+}
+
+static collcalc_status fit_json(void *arg, collcalc_diag *diag)
+{
+    (void)arg;
+    collcalc_platform_nccl_fit values;
+    memset(&values, 0, sizeof values);
+    values.present = true;
+    values.latency_inter_us = 8.0;
+    values.bw_efficiency = 0.9;
+    char *json = NULL;
+    collcalc_status status = collcalc_fit_platform_json(
+        collcalc_platform_table_find(platforms, "hgx-h100"), "hgx-h100-fitted", &values, &json,
+        diag);
+    if (status == COLLCALC_OK)
+        assert_non_null(strstr(json, "\"hgx-h100-fitted\""));
+    else
+        assert_null(json);
+    collcalc_fit_text_free(json);
+    return status;
+}
+
+static void test_fit(void **state)
+{
+    (void)state;
+    fit_arg *a = malloc(sizeof *a);
+    assert_non_null(a);
+    fit_setup(a);
+    assert_int_equal(failure_loop("fit", fit_run, a), 1); /* the residual scratch */
+    free(a);
+    /* The platforms file: cJSON's tree for every field, then the text. */
+    assert_true(failure_loop("fit platform json", fit_json, NULL) > 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -662,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_loads_and_placements),
         cmocka_unit_test(test_models_allocate_nothing),
         cmocka_unit_test(test_moe_and_plans),
+        cmocka_unit_test(test_fit),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

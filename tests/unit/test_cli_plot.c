@@ -80,14 +80,6 @@ static void assert_printable_ascii(const char *text, size_t length)
     }
 }
 
-static void assert_contains(const char *text, const char *needle)
-{
-    if (strstr(text, needle) == NULL) {
-        print_error("missing \"%s\" in:\n%s\n", needle, text);
-        fail();
-    }
-}
-
 static void assert_lacks(const char *text, const char *needle)
 {
     if (strstr(text, needle) != NULL) {

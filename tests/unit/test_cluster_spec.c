@@ -23,14 +23,6 @@
         }                                                                               \
     } while (0)
 
-#define assert_contains(text, needle)                                                   \
-    do {                                                                                \
-        if (strstr((text), (needle)) == NULL) {                                         \
-            print_error("expected \"%s\" in \"%s\"\n", (needle), (text));               \
-            fail();                                                                     \
-        }                                                                               \
-    } while (0)
-
 typedef struct {
     collcalc_link_table *links;
     collcalc_platform_table *platforms;

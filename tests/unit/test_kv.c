@@ -35,13 +35,7 @@ static const collcalc_model_shape *model(const char *name)
     return m;
 }
 
-static void assert_close(double got, double want, double relative)
-{
-    if (!(fabs(got - want) <= relative * fabs(want))) {
-        print_error("got %.6f, want %.6f (within %.3g)\n", got, want, relative);
-        fail();
-    }
-}
+#define assert_close test_assert_close_relative
 
 static collcalc_kv_result run(const collcalc_kv_query *q)
 {

@@ -11,14 +11,6 @@
 
 #include "collcalc/models.h"
 
-#define assert_contains(text, needle)                                                   \
-    do {                                                                                \
-        if (strstr((text), (needle)) == NULL) {                                         \
-            print_error("expected \"%s\" in \"%s\"\n", (needle), (text));               \
-            fail();                                                                     \
-        }                                                                               \
-    } while (0)
-
 typedef struct {
     const char *name;
     int layers, hidden, heads, kv_heads, head_dim, ffn;

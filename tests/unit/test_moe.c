@@ -30,21 +30,7 @@ static int teardown(void **state)
     return 0;
 }
 
-#define assert_contains(text, needle)                                                   \
-    do {                                                                                \
-        if (strstr((text), (needle)) == NULL) {                                         \
-            print_error("expected \"%s\" in \"%s\"\n", (needle), (text));               \
-            fail();                                                                     \
-        }                                                                               \
-    } while (0)
-
-static void assert_close(double got, double want, double relative)
-{
-    if (!(fabs(got - want) <= relative * fabs(want))) {
-        print_error("got %.4f, want %.4f (within %.3g)\n", got, want, relative);
-        fail();
-    }
-}
+#define assert_close test_assert_close_relative
 
 /* DeepSeek-V3 on H800 nodes: NVLink 200 GB/s per direction (data/links.json
  * nvlink4-h800), one CX7 400G (50 GB/s) per GPU. */

@@ -5,34 +5,18 @@
  * finding, and the state stays bounded. */
 #include "support.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collcalc/nccl_log.h"
 
-/* Doubles compared as doubles (cmocka's float assert narrows to float). */
-static void assert_close_at(double got, double want, double tolerance, const char *file, int line)
-{
-    if (!(fabs(got - want) <= tolerance)) {
-        print_error("%s:%d: got %.17g, wanted %.17g\n", file, line, got, want);
-        fail();
-    }
-}
-#define assert_close(got, want, tolerance) assert_close_at((got), (want), (tolerance), __FILE__, __LINE__)
+#define assert_close(got, want, tolerance)                                                 \
+    test_assert_close_at((got), (want), (tolerance), __FILE__, __LINE__)
 
 /* The state is ~14 kB: kept off the test's stack. */
 static collcalc_nccl_log log_state;
 static collcalc_findings found;
-
-static void assert_contains(const char *text, const char *want)
-{
-    if (strstr(text, want) == NULL) {
-        print_error("'%s' does not contain '%s'\n", text, want);
-        fail();
-    }
-}
 
 static void assert_has_line(const collcalc_finding *finding, long line)
 {

@@ -39,14 +39,6 @@ static int teardown(void **state)
     return 0;
 }
 
-#define assert_contains(text, needle)                                                   \
-    do {                                                                                \
-        if (strstr((text), (needle)) == NULL) {                                         \
-            print_error("expected \"%s\" in \"%s\"\n", (needle), (text));               \
-            fail();                                                                     \
-        }                                                                               \
-    } while (0)
-
 /* The cluster of a platform preset, per-direction bandwidths. */
 static void platform_cluster(const char *name, collcalc_cluster *out)
 {

@@ -4,22 +4,14 @@
  * parse; bad input gets one diagnostic naming the line. */
 #include "support.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collcalc/topo.h"
 
-/* Doubles compared as doubles (cmocka's float assert narrows to float). */
-static void assert_close_at(double got, double want, double tolerance, const char *file, int line)
-{
-    if (!(fabs(got - want) <= tolerance)) {
-        print_error("%s:%d: got %.17g, wanted %.17g\n", file, line, got, want);
-        fail();
-    }
-}
-#define assert_close(got, want, tolerance) assert_close_at((got), (want), (tolerance), __FILE__, __LINE__)
+#define assert_close(got, want, tolerance)                                                 \
+    test_assert_close_at((got), (want), (tolerance), __FILE__, __LINE__)
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -82,14 +74,6 @@ static const collcalc_finding *need_finding(collcalc_topo *topo, const char *cod
         fail();
     }
     return finding;
-}
-
-static void assert_contains(const char *text, const char *want)
-{
-    if (strstr(text, want) == NULL) {
-        print_error("'%s' does not contain '%s'\n", text, want);
-        fail();
-    }
 }
 
 /* One island of 8 at bonds, all-to-all, switched, per_GBps per direction per GPU. */
