@@ -1513,8 +1513,9 @@ static void report_lines(collcalc_nccl_tests_run *run, collcalc_severity severit
     if (list->count == 0)
         return;
     /* The finding keeps the first COLLCALC_FINDING_LINES_MAX lines, which
-     * every renderer shows; when there are more, the message counts them. */
-    char message[COLLCALC_FINDING_TEXT_MAX];
+     * every renderer shows; when there are more, the message counts them
+     * (the finding keeps what fits of it). */
+    char message[COLLCALC_FINDING_TEXT_MAX + 48];
     if (list->count <= COLLCALC_FINDING_LINES_MAX)
         snprintf(message, sizeof message, "%s", what);
     else
