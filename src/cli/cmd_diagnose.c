@@ -71,7 +71,7 @@ int cmd_diagnose(cli_context *ctx)
     else
         doc_query_null(doc, "all_direct_p2p");
 
-    char layout[96] = "nodes not in the log";
+    char layout[96] = "(nodes not in the log)";
     if (log->nnodes > 0)
         snprintf(layout, sizeof layout, "on %d node%s (%d per node)", log->nnodes,
                  log->nnodes == 1 ? "" : "s", log->local_ranks);
