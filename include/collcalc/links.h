@@ -66,9 +66,12 @@ typedef struct {
     double headline_GBps;         /* > 0 */
     collcalc_headline_counts headline_counts;
     double alpha_us; /* per-step latency, >= 0 */
+    double p2p_efficiency; /* optional: measured fraction of bw_per_direction_GBps that
+                              point-to-point traffic reaches (0.05..1); 0 = not stated */
     char bw_source[COLLCALC_TEXT_MAX];
     char headline_source[COLLCALC_TEXT_MAX];
     char alpha_source[COLLCALC_TEXT_MAX];
+    char p2p_efficiency_source[COLLCALC_TEXT_MAX];
 } collcalc_link;
 
 /* An immutable, validated table of links. Opaque; free with

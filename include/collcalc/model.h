@@ -64,6 +64,9 @@ typedef struct {
     double alpha_us; /* per step, >= 0 */
     bool nvlink;     /* an NVLink / NVSwitch path (link class "nvlink"): the only kind
                         of intra link NVLS can run on */
+    double p2p_efficiency; /* measured fraction of bw_GBps that point-to-point traffic
+                              between nodes reaches (all-to-all, send/recv across the
+                              NICs), in (0, 1]; 0 = none stated, the line rate */
 } collcalc_link_params;
 
 /* Where the GPUs are. A homogeneous one-link query is gpus_per_node = gpus

@@ -131,10 +131,12 @@ static const record_column LINK_COLUMNS[] = {
     {"headline_counts", "headline counts", FIELD_TEXT, COLUMN_BOTH, NULL},
     {"bw_GBps", "bandwidth used", FIELD_GBPS, COLUMN_MACHINE, NULL},
     {"alpha_us", "alpha", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"p2p_efficiency", "p2p efficiency", FIELD_NUMBER, COLUMN_MACHINE, NULL},
     {"description", "description", FIELD_TEXT, COLUMN_BOTH, NULL},
     {"bw_source", "bandwidth source", FIELD_TEXT, COLUMN_MACHINE, NULL},
     {"headline_source", "headline source", FIELD_TEXT, COLUMN_MACHINE, NULL},
     {"alpha_source", "alpha source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"p2p_efficiency_source", "p2p efficiency source", FIELD_TEXT, COLUMN_MACHINE, NULL},
 };
 static const record_schema LINK_SCHEMA = {"links", sizeof LINK_COLUMNS / sizeof LINK_COLUMNS[0],
                                           LINK_COLUMNS};
@@ -186,10 +188,13 @@ static void add_links(document *doc, const collcalc_link_table *links, collcalc_
         record_number(set, "bw_GBps", collcalc_link_bandwidth_GBps(link, basis));
         if (link->link_class != COLLCALC_LINK_CLASS_MEMORY)
             record_number(set, "alpha_us", link->alpha_us);
+        if (link->p2p_efficiency > 0.0)
+            record_number(set, "p2p_efficiency", link->p2p_efficiency);
         record_text(set, "description", link->description);
         record_text(set, "bw_source", link->bw_source);
         record_text(set, "headline_source", link->headline_source);
         record_text(set, "alpha_source", link->alpha_source);
+        record_text(set, "p2p_efficiency_source", link->p2p_efficiency_source);
     }
 }
 

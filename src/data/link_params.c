@@ -19,4 +19,5 @@ void collcalc_link_params_from_link(const collcalc_link *link, collcalc_bw_basis
     out_params->bw_GBps = collcalc_link_bandwidth_GBps(link, basis);
     out_params->alpha_us = link->alpha_us;
     out_params->nvlink = link->link_class == COLLCALC_LINK_CLASS_NVLINK;
+    out_params->p2p_efficiency = link->p2p_efficiency;
 }

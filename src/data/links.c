@@ -63,6 +63,7 @@ static const collcalc_json_key link_keys[] = {
     {"headline_GBps", true},
     {"headline_counts", true},
     {"alpha_us", true},
+    {"p2p_efficiency", false},
     {"sources", false},
 };
 
@@ -70,6 +71,7 @@ static const collcalc_json_key source_keys[] = {
     {"bw_per_direction_GBps", false},
     {"headline_GBps", false},
     {"alpha_us", false},
+    {"p2p_efficiency", false},
 };
 
 /* Where a link keeps its names, for the shared name rules (data/names.h). */
@@ -80,7 +82,8 @@ static const collcalc_names_layout link_names = {
 static collcalc_status load_sources(collcalc_json_ctx *ctx, const cJSON *object,
                                     collcalc_link *link)
 {
-    char *const targets[] = {link->bw_source, link->headline_source, link->alpha_source};
+    char *const targets[] = {link->bw_source, link->headline_source, link->alpha_source,
+                             link->p2p_efficiency_source};
     return collcalc_json_get_string_fields(ctx, object, "sources", source_keys, targets,
                                            COUNT_OF(source_keys), COLLCALC_TEXT_MAX);
 }
@@ -105,6 +108,15 @@ static collcalc_status load_figure(collcalc_json_ctx *ctx, const cJSON *object, 
     }
     *out = value;
     return COLLCALC_OK;
+}
+
+/* A measured point-to-point efficiency: a fraction of the line rate. */
+static collcalc_status check_p2p_efficiency(double value, collcalc_diag *diag)
+{
+    if (isfinite(value) && value >= 0.05 && value <= 1.0)
+        return COLLCALC_OK;
+    return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                              "must be a fraction of the line rate, 0.05..1 (got %g)", value);
 }
 
 /* Loads one entry of "links" (the path already ends in [i]). */
@@ -153,6 +165,12 @@ static collcalc_status load_link(collcalc_json_ctx *ctx, const cJSON *object,
     status = load_figure(ctx, object, "alpha_us", collcalc_link_check_alpha_us, &link->alpha_us);
     if (status != COLLCALC_OK)
         return status;
+    if (collcalc_json_has(object, "p2p_efficiency")) {
+        status = load_figure(ctx, object, "p2p_efficiency", check_p2p_efficiency,
+                             &link->p2p_efficiency);
+        if (status != COLLCALC_OK)
+            return status;
+    }
 
     if (collcalc_json_has(object, "sources"))
         return load_sources(ctx, object, link);

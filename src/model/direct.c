@@ -85,7 +85,7 @@ void build_pairwise(build_ctx *ctx)
     double worst = -1.0;
     for (int i = 0; i < count; i++) {
         int r = candidates[i];
-        hop inter = hop_inter_node(ctx, r);
+        hop inter = hop_point_to_point(ctx, hop_inter_node(ctx, r));
         long local = r - 1, remote = p - r;
         double t_local = phase_time_us(local, intra.alpha_us, (double)local * block, intra.bw_GBps);
         double t_remote = phase_time_us(remote, inter.alpha_us, (double)remote * block, inter.bw_GBps);
@@ -99,7 +99,7 @@ void build_pairwise(build_ctx *ctx)
     if (local_peers > 0)
         add_phase(ctx, "exchange with GPUs in the node", false, local_peers,
                   (double)local_peers * block, (double)local_peers * block, &intra);
-    hop inter = hop_inter_node(ctx, busiest);
+    hop inter = hop_point_to_point(ctx, hop_inter_node(ctx, busiest));
     add_phase(ctx, "exchange with GPUs in other nodes", local_peers > 0, remote_peers,
               (double)remote_peers * block, (double)remote_peers * block, &inter);
     collcalc_result *r = ctx->result;

@@ -212,6 +212,10 @@ static collcalc_status check_link(const collcalc_link_params *link, const char *
     if (!(link->alpha_us >= 0.0 && link->alpha_us <= 1e7))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "%s alpha must be finite, >= 0 and <= 1e7 us", field);
+    if (!(link->p2p_efficiency >= 0.0 && link->p2p_efficiency <= 1.0))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "%s point-to-point efficiency must be 0 (none) or in (0, 1]",
+                                  field);
     return COLLCALC_OK;
 }
 

@@ -197,6 +197,10 @@ size_t collcalc_phase_explain(const collcalc_query *query, const collcalc_result
     case COLLCALC_HOP_ROOT_NICS:
     case COLLCALC_HOP_ROOT_REMOTE_NICS: explain_root(&t, c, result, ph); break;
     }
+    if (ph->efficiency < 1.0 &&
+        (ph->hop == COLLCALC_HOP_NIC_SHARED || ph->hop == COLLCALC_HOP_NIC_ONE_GPU))
+        put(&t, ", x %g, the point-to-point efficiency measured on %s = %g GB/s", ph->efficiency,
+            c->inter.name, ph->bw_GBps);
     switch (ph->detail) {
     case COLLCALC_DETAIL_SHARP:
         separate(&t, 0, "; ");

@@ -60,6 +60,16 @@ hop hop_inter_node(const build_ctx *ctx, int gpus_in_node)
     return h;
 }
 
+hop hop_point_to_point(const build_ctx *ctx, hop h)
+{
+    double e = ctx->query->cluster.inter.p2p_efficiency;
+    if (h.scope == COLLCALC_SCOPE_INTER && e > 0.0 && e < 1.0) {
+        h.bw_GBps *= e;
+        h.efficiency = e;
+    }
+    return h;
+}
+
 hop hop_inter_all_gpus(const build_ctx *ctx)
 {
     /* Node 0 is always full. A partial node's GPUs never get less: their
@@ -160,7 +170,7 @@ collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent, lo
     phase->bytes_sent = bytes_sent;
     phase->bytes_received = bytes_received;
     phase->bw_GBps = how->bw_GBps;
-    phase->efficiency = 1.0;
+    phase->efficiency = how->efficiency > 0.0 ? how->efficiency : 1.0;
     phase->latency_us = 0.0;
     phase->bandwidth_us = 0.0;
     phase->time_us = 0.0;

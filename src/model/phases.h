@@ -34,6 +34,7 @@ typedef struct {
     const char *link2; /* second name of a spanning hop ("link+link2"), or NULL */
     int nics;
     int sharing_gpus;
+    double efficiency; /* fraction of the line rate in bw_GBps; 0 = 1 (the line rate) */
 } hop;
 
 /* A label in three spellings: whole, and for runs of steps split by scope. */
@@ -59,6 +60,11 @@ hop hop_inter_all_gpus(const build_ctx *ctx);
 
 /* The same for the GPUs of one node holding gpus_in_node GPUs. */
 hop hop_inter_node(const build_ctx *ctx, int gpus_in_node);
+
+/* h (a hop between nodes) carrying point-to-point sends, as all-to-all and
+ * send/recv do: at the inter link's measured point-to-point efficiency when
+ * the link states one (doc/MODEL.md §4.10), else unchanged. */
+hop hop_point_to_point(const build_ctx *ctx, hop h);
 
 /* A step where one GPU per node (per ring/channel) crosses the boundary:
  * that GPU gets min(K, nics_per_gpu) NICs. */

@@ -130,7 +130,10 @@ void build_bruck(build_ctx *ctx)
     double sent[MAX_ROUNDS];
     for (int k = 0; k < rounds; k++) {
         long distance = 1L << k;
+        /* All-to-all rounds are point-to-point sends (doc/MODEL.md §4.10). */
         hops[k] = hop_shift(ctx, distance);
+        if (!gather)
+            hops[k] = hop_point_to_point(ctx, hops[k]);
         long blocks;
         if (gather) {
             /* Round k forwards every block gathered so far, capped at what is missing. */

@@ -39,6 +39,6 @@ void build_direct_sendrecv(build_ctx *ctx)
 {
     /* Every rank sends S to rank+1 and receives S from rank-1 at once; across
      * nodes the last GPU of each node crosses on the NICs it drives. */
-    hop h = ctx->nodes == 1 ? hop_intra(ctx) : hop_inter_one_gpu(ctx);
+    hop h = ctx->nodes == 1 ? hop_intra(ctx) : hop_point_to_point(ctx, hop_inter_one_gpu(ctx));
     add_phase(ctx, "send to next, receive from previous", false, 1, ctx->size, ctx->size, &h);
 }

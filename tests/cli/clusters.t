@@ -50,8 +50,8 @@ all-to-all of 1.07 GB (1,073,741,824 bytes) on 16 GPUs = 2 nodes x 8 (nvlink4 in
 intra nvlink4: 450 GB/s, alpha 2.00 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14.0 us; per-direction bandwidth
 
 algorithm  nccl  steps  sent/GPU  recv/GPU  latency  bandwidth     time      algbw      busbw  dominant
-pairwise    yes      8   1.01 GB   1.01 GB   112 us    10.7 ms  10.8 ms  99.0 GB/s  92.8 GB/s  bandwidth  <- fastest
-bruck         -      4   2.15 GB   2.15 GB  56.0 us    42.9 ms  43.0 ms  25.0 GB/s  23.4 GB/s  bandwidth
+pairwise    yes      8   1.01 GB   1.01 GB   112 us    11.4 ms  11.5 ms  93.1 GB/s  87.3 GB/s  bandwidth  <- fastest
+bruck         -      4   2.15 GB   2.15 GB  56.0 us    45.7 ms  45.7 ms  23.5 GB/s  22.0 GB/s  bandwidth
 
 pairwise all-to-all:
   1. exchange with GPUs in the node on nvlink4
@@ -59,19 +59,19 @@ pairwise all-to-all:
      bandwidth: max(470 MB out, 470 MB in) / 450 GB/s = 1.04 ms
   2. exchange with GPUs in other nodes on ib-ndr (at the same time as the previous phase; the slower counts)
      latency:   8 steps x 14.0 us = 112 us
-     bandwidth: max(537 MB out, 537 MB in) / 50.0 GB/s = 10.7 ms
-     (one ib-ndr NIC per GPU at 50 GB/s)
-  total: latency 112 us + bandwidth 10.7 ms = 10.8 ms (bandwidth dominates, 99%)
-  algbw = 1.07 GB / 10.8 ms = 99.0 GB/s; busbw = algbw x 0.9375 = 92.8 GB/s
+     bandwidth: max(537 MB out, 537 MB in) / 47.0 GB/s = 11.4 ms
+     (one ib-ndr NIC per GPU at 50 GB/s, x 0.94, the point-to-point efficiency measured on ib-ndr = 47 GB/s)
+  total: latency 112 us + bandwidth 11.4 ms = 11.5 ms (bandwidth dominates, 99%)
+  algbw = 1.07 GB / 11.5 ms = 93.1 GB/s; busbw = algbw x 0.9375 = 87.3 GB/s
   note: 8 of 15 peers are in other nodes: 8/15 of the traffic crosses the network, where one GPU cannot use more than 1 NIC.
 
 bruck all-to-all:
   1. bruck all-to-all on ib-ndr
      latency:   4 steps x 14.0 us = 56.0 us
-     bandwidth: max(2.15 GB out, 2.15 GB in) / 50.0 GB/s = 42.9 ms
-     (one ib-ndr NIC per GPU at 50 GB/s)
-  total: latency 56.0 us + bandwidth 42.9 ms = 43.0 ms (bandwidth dominates, 100%)
-  algbw = 1.07 GB / 43.0 ms = 25.0 GB/s; busbw = algbw x 0.9375 = 23.4 GB/s
+     bandwidth: max(2.15 GB out, 2.15 GB in) / 47.0 GB/s = 45.7 ms
+     (one ib-ndr NIC per GPU at 50 GB/s, x 0.94, the point-to-point efficiency measured on ib-ndr = 47 GB/s)
+  total: latency 56.0 us + bandwidth 45.7 ms = 45.7 ms (bandwidth dominates, 100%)
+  algbw = 1.07 GB / 45.7 ms = 23.5 GB/s; busbw = algbw x 0.9375 = 22.0 GB/s
   note: Bruck all-to-all trades bandwidth for latency: ceil(lg p) rounds, but each block travels up to lg p times (local rotations not charged).
 $ collcalc compare allreduce --size 256MB --gpus 16 --placement label=nvl72,platform=gb200-nvl72 --placement label=2x-hgx-b200,platform=hgx-b200 --algo ring --layers 2 --per-layer 2
 all-reduce, per-direction bandwidth; every side runs ring

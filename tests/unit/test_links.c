@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "collcalc/links.h"
+#include "collcalc/model.h"
 #include "json_check.h"
 
 /* ---- the built-in table ------------------------------------------------- */
@@ -138,6 +139,14 @@ static void test_seed_ratios(void **state)
     assert_true(collcalc_link_bandwidth_GBps(nvl, COLLCALC_BW_PER_DIRECTION) /
                     collcalc_link_bandwidth_GBps(ndr, COLLCALC_BW_PER_DIRECTION) ==
                 18.0);
+    /* NDR's measured point-to-point efficiency (NVIDIA: 46-48 GB/s per NIC)
+     * reaches the model's link parameters; links without one stay at 0. */
+    assert_true(ndr->p2p_efficiency == 0.94);
+    assert_non_null(strstr(ndr->p2p_efficiency_source, "46-48GB/s"));
+    assert_true(nvl->p2p_efficiency == 0.0);
+    collcalc_link_params params;
+    collcalc_link_params_from_link(ndr, COLLCALC_BW_PER_DIRECTION, &params);
+    assert_true(params.p2p_efficiency == 0.94);
     collcalc_link_table_free(table);
 }
 
@@ -420,7 +429,11 @@ static const bad_case bad_cases[] = {
     {"unknown key (typo)", DOC(LINK("a") END ", " LINK("b") ", \"bandwith_GBps\": 1" END ", "
                                LINK("c") END),
      "links[1]: unknown key 'bandwith_GBps' (allowed: name, aliases, description, tier, class, "
-     "bw_per_direction_GBps, headline_GBps, headline_counts, alpha_us, sources)"},
+     "bw_per_direction_GBps, headline_GBps, headline_counts, alpha_us, p2p_efficiency, sources)"},
+    {"p2p efficiency above 1", DOC(LINK("a") ", \"p2p_efficiency\": 1.5" END),
+     "links[0].p2p_efficiency: must be a fraction of the line rate, 0.05..1 (got 1.5)"},
+    {"p2p efficiency 0", DOC(LINK("a") ", \"p2p_efficiency\": 0" END),
+     "links[0].p2p_efficiency: must be a fraction of the line rate, 0.05..1 (got 0)"},
     {"unknown key (near miss)", DOC(LINK("a") ", \"alpha_usec\": 1" END),
      "links[0]: unknown key 'alpha_usec' (did you mean 'alpha_us'?)"},
     {"unknown key (case)", DOC(LINK("a") ", \"Tier\": \"host\"" END),

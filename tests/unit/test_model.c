@@ -788,6 +788,48 @@ static void init_functions(void **state)
     assert_non_null(strstr(diag.message, "NICs per GPU"));
 }
 
+/* A measured point-to-point efficiency on the inter link slows the sends
+ * of all-to-all and send/recv across nodes, and nothing else: not the ring
+ * all-reduce, not the phases inside a node. */
+static void point_to_point_efficiency(void **state)
+{
+    (void)state;
+    collcalc_query q = cluster_query(COLLCALC_OP_ALLTOALL, 1000000000, 16, 8, 8);
+    collcalc_result line = eval(&q, COLLCALC_ALGO_PAIRWISE);
+    q.cluster.inter.p2p_efficiency = 0.94;
+    collcalc_result measured = eval(&q, COLLCALC_ALGO_PAIRWISE);
+    assert_int_equal(measured.phase_count, 2);
+    assert_close(measured.phases[0].bw_GBps, 450.0, 1e-12); /* in the node: NVLink, unchanged */
+    assert_close(measured.phases[0].efficiency, 1.0, 0.0);
+    assert_close(measured.phases[1].bw_GBps, 47.0, 1e-12);
+    assert_close(measured.phases[1].efficiency, 0.94, 0.0);
+    assert_close(measured.bandwidth_us, line.bandwidth_us / 0.94, 1e-9);
+    assert_close(measured.latency_us, line.latency_us, 0.0);
+    /* Bruck all-to-all across nodes too. */
+    collcalc_result bruck = eval(&q, COLLCALC_ALGO_BRUCK);
+    q.cluster.inter.p2p_efficiency = 0.0;
+    collcalc_result bruck_line = eval(&q, COLLCALC_ALGO_BRUCK);
+    assert_true(bruck.bandwidth_us > bruck_line.bandwidth_us);
+    /* send/recv with one GPU per node: one NIC at 0.94 x 50. */
+    q = cluster_query(COLLCALC_OP_SENDRECV, 1000000000, 2, 1, 1);
+    q.cluster.inter.p2p_efficiency = 0.94;
+    collcalc_result sr = eval(&q, COLLCALC_ALGO_DIRECT);
+    assert_close(sr.phases[0].bw_GBps, 47.0, 1e-12);
+    assert_close(sr.bandwidth_us, 1e9 / 47e3, 1e-9);
+    /* The ring all-reduce keeps the line rate (NCCL's model covers it). */
+    q = cluster_query(COLLCALC_OP_ALLREDUCE, 1ULL << 40, 16, 8, 8);
+    collcalc_result ring = eval(&q, COLLCALC_ALGO_RING);
+    q.cluster.inter.p2p_efficiency = 0.94;
+    collcalc_result ring_measured = eval(&q, COLLCALC_ALGO_RING);
+    assert_close(ring_measured.time_us, ring.time_us, 0.0);
+    /* Out of range is refused. */
+    q.cluster.inter.p2p_efficiency = 1.5;
+    collcalc_result out;
+    collcalc_diag diag;
+    assert_int_equal(collcalc_model_evaluate(&q, COLLCALC_ALGO_RING, &out, &diag),
+                     COLLCALC_ERR_INVALID);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -823,6 +865,7 @@ int main(void)
         cmocka_unit_test(tree_depth_rounds_up),
         cmocka_unit_test(repeat_totals),
         cmocka_unit_test(init_functions),
+        cmocka_unit_test(point_to_point_efficiency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
