@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
+#include "collcalc/alloc.h"
 
 void test_assert_close_at(double got, double want, double tolerance, const char *file, int line)
 {
@@ -25,36 +25,119 @@ void test_assert_close_relative(double got, double want, double relative)
     }
 }
 
-/* Allocations cJSON (and so the loader) may still make before failing. */
-static long allocations_left;
+/* The allocation-failure loop (support.h): a test allocator installed
+ * through include/collcalc/alloc.h refuses the n-th allocation and counts
+ * the blocks still live. */
+static long budget;   /* allocations that may still succeed; -1 = any number */
+static long attempts; /* allocation calls (malloc, calloc, realloc) */
+static long failures; /* calls refused */
+static long live;     /* blocks handed out and not yet freed */
 
-static void *failing_malloc(size_t size)
+static int take(void)
 {
-    if (allocations_left <= 0)
-        return NULL;
-    allocations_left--;
-    return malloc(size);
+    attempts++;
+    if (budget == 0) {
+        failures++;
+        return 0;
+    }
+    if (budget > 0)
+        budget--;
+    return 1;
 }
 
-long test_allocation_failure_loop(test_load_attempt attempt, const void *arg)
+static void *fail_malloc(size_t size)
 {
-    cJSON_Hooks hooks = {failing_malloc, free};
-    cJSON_InitHooks(&hooks);
-    long budget = 0;
-    for (;; budget++) {
-        allocations_left = budget;
-        collcalc_diag diag = {{0}};
+    if (!take())
+        return NULL;
+    void *p = malloc(size != 0 ? size : 1);
+    live += p != NULL;
+    return p;
+}
+
+static void *fail_calloc(size_t count, size_t size)
+{
+    if (!take())
+        return NULL;
+    void *p = calloc(count != 0 ? count : 1, size != 0 ? size : 1);
+    live += p != NULL;
+    return p;
+}
+
+static void *fail_realloc(void *pointer, size_t size)
+{
+    if (!take())
+        return NULL;
+    void *p = realloc(pointer, size != 0 ? size : 1);
+    live += p != NULL && pointer == NULL;
+    return p;
+}
+
+static void fail_free(void *pointer)
+{
+    if (pointer == NULL)
+        return;
+    live--;
+    free(pointer);
+}
+
+void test_allocator_install(long allowed)
+{
+    budget = allowed;
+    attempts = failures = live = 0;
+    collcalc_set_allocator(test_allocator());
+}
+
+const collcalc_allocator *test_allocator(void)
+{
+    static const collcalc_allocator allocator = {fail_malloc, fail_calloc, fail_realloc,
+                                                 fail_free};
+    return &allocator;
+}
+
+long test_allocator_attempts(void)
+{
+    return attempts;
+}
+
+long test_allocator_live(void)
+{
+    return live;
+}
+
+void test_allocator_clear_attempts(void)
+{
+    attempts = 0;
+}
+
+long test_allocation_failure_loop(const char *name, test_load_attempt attempt, const void *arg)
+{
+    for (long allowed = 0;; allowed++) {
+        test_allocator_install(allowed);
+        collcalc_diag diag;
+        diag.message[0] = '\0';
         collcalc_status status = attempt(arg, &diag);
-        if (status == COLLCALC_OK)
-            break;
+        long made = attempts, refused = failures, left = live;
+        collcalc_set_allocator(NULL);
+        if (left != 0)
+            print_error("%s, allocation %ld failing: %ld blocks leaked\n", name, allowed + 1, left);
+        assert_int_equal(left, 0);
+        if (refused == 0) {
+            if (status != COLLCALC_OK)
+                print_error("%s: %s\n", name, diag.message);
+            assert_int_equal(status, COLLCALC_OK);
+            assert_int_equal(made, allowed); /* the first run with no refusal */
+            print_message("%s: %ld allocation points\n", name, allowed);
+            return allowed;
+        }
         if (status != COLLCALC_ERR_NOMEM)
-            print_error("budget %ld: %s\n", budget, diag.message);
+            print_error("%s, allocation %ld failing: %s (%s)\n", name, allowed + 1,
+                        collcalc_status_name(status), diag.message);
         assert_int_equal(status, COLLCALC_ERR_NOMEM);
         assert_contains(diag.message, "out of memory");
+        assert_true(allowed < 100000); /* the loop ends */
     }
-    cJSON_InitHooks(NULL);
-    return budget;
 }
+
 
 static const char *env_dir(const char *name, const char *fallback)
 {

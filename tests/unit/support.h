@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "collcalc/alloc.h"
 #include "collcalc/status.h"
 
 /* Asserts that text contains needle, printing both when it does not. */
@@ -37,16 +38,28 @@ const char *test_shared_path(const char *relative);
 /* Reads a whole file; caller frees. NULL (and a failed assertion) when unreadable. */
 char *test_read_file(const char *path, size_t *out_length);
 
-/* One attempt of test_allocation_failure_loop: loads something (arg is the
- * caller's) and returns the status. On success it checks and frees what it
- * loaded; on failure it checks that nothing was handed back. */
+/* One attempt of test_allocation_failure_loop: runs a call (arg is the
+ * caller's) and returns its status. On success it checks and frees what it
+ * got, while the test allocator is still installed; on failure it checks
+ * that nothing was handed back. */
 typedef collcalc_status (*test_load_attempt)(const void *arg, collcalc_diag *diag);
 
-/* Runs attempt with cJSON's allocator failing after 0, 1, 2, ...
- * allocations until it succeeds; each failure must be COLLCALC_ERR_NOMEM
- * with "out of memory" in its message, and leak nothing (ASan and valgrind
- * check). Returns the budget that succeeded. */
-long test_allocation_failure_loop(test_load_attempt attempt, const void *arg);
+/* Runs attempt with its 1st, 2nd, 3rd ... allocation failing (through
+ * collcalc_set_allocator, which cJSON's hooks follow) until it succeeds.
+ * Every failure must be COLLCALC_ERR_NOMEM with "out of memory" in its
+ * message and leave no block allocated; the successful run must make
+ * exactly as many allocations as failures were tried. Returns that count
+ * (the allocation points of the call); name labels the messages. */
+long test_allocation_failure_loop(const char *name, test_load_attempt attempt, const void *arg);
+
+/* The counting test allocator behind that loop, for tests of the hook
+ * itself: install it letting `allowed` allocations succeed (-1: any), read
+ * the allocation calls made and the blocks live. */
+const collcalc_allocator *test_allocator(void);
+void test_allocator_install(long allowed);
+long test_allocator_attempts(void);
+long test_allocator_live(void);
+void test_allocator_clear_attempts(void);
 
 /* Result of running the CLI in-process. */
 typedef struct {

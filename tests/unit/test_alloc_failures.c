@@ -26,111 +26,6 @@
 #include "collcalc/platforms.h"
 #include "collcalc/topo.h"
 
-/* ---- the test allocator -------------------------------------------------- */
-
-static long budget;   /* allocations that may still succeed; -1 = any number */
-static long attempts; /* allocation calls (malloc, calloc, realloc) */
-static long failures; /* calls refused */
-static long live;     /* blocks handed out and not yet freed */
-
-static int take(void)
-{
-    attempts++;
-    if (budget == 0) {
-        failures++;
-        return 0;
-    }
-    if (budget > 0)
-        budget--;
-    return 1;
-}
-
-static void *fail_malloc(size_t size)
-{
-    if (!take())
-        return NULL;
-    void *p = malloc(size != 0 ? size : 1);
-    live += p != NULL;
-    return p;
-}
-
-static void *fail_calloc(size_t count, size_t size)
-{
-    if (!take())
-        return NULL;
-    void *p = calloc(count != 0 ? count : 1, size != 0 ? size : 1);
-    live += p != NULL;
-    return p;
-}
-
-static void *fail_realloc(void *pointer, size_t size)
-{
-    if (!take())
-        return NULL;
-    void *p = realloc(pointer, size != 0 ? size : 1);
-    live += p != NULL && pointer == NULL;
-    return p;
-}
-
-static void fail_free(void *pointer)
-{
-    if (pointer == NULL)
-        return;
-    live--;
-    free(pointer);
-}
-
-static void install(long allowed)
-{
-    budget = allowed;
-    attempts = failures = live = 0;
-    collcalc_allocator allocator = {fail_malloc, fail_calloc, fail_realloc, fail_free};
-    collcalc_set_allocator(&allocator);
-}
-
-#define assert_contains(text, needle)                                                   \
-    do {                                                                                \
-        if (strstr((text), (needle)) == NULL) {                                         \
-            print_error("expected \"%s\" in \"%s\"\n", (needle), (text));               \
-            fail();                                                                     \
-        }                                                                               \
-    } while (0)
-
-/* One attempt: runs the call and, when it succeeds, checks and frees the
- * result (while the test allocator is installed). */
-typedef collcalc_status (*attempt_fn)(void *arg, collcalc_diag *diag);
-
-/* Fails allocation 1, 2, ... of attempt until it succeeds; returns the
- * number of allocations a successful run makes (the points exercised). */
-static long failure_loop(const char *name, attempt_fn attempt, void *arg)
-{
-    for (long allowed = 0;; allowed++) {
-        install(allowed);
-        collcalc_diag diag;
-        diag.message[0] = '\0';
-        collcalc_status status = attempt(arg, &diag);
-        long made = attempts, refused = failures, left = live;
-        collcalc_set_allocator(NULL);
-        if (left != 0)
-            print_error("%s, allocation %ld failing: %ld blocks leaked\n", name, allowed + 1, left);
-        assert_int_equal(left, 0);
-        if (refused == 0) {
-            if (status != COLLCALC_OK)
-                print_error("%s: %s\n", name, diag.message);
-            assert_int_equal(status, COLLCALC_OK);
-            assert_int_equal(made, allowed); /* the first run with no refusal */
-            print_message("%s: %ld allocation points\n", name, allowed);
-            return allowed;
-        }
-        if (status != COLLCALC_ERR_NOMEM)
-            print_error("%s, allocation %ld failing: %s (%s)\n", name, allowed + 1,
-                        collcalc_status_name(status), diag.message);
-        assert_int_equal(status, COLLCALC_ERR_NOMEM);
-        assert_contains(diag.message, "out of memory");
-        assert_true(allowed < 100000); /* the loop ends */
-    }
-}
-
 /* ---- fixtures ----------------------------------------------------------- */
 
 static collcalc_link_table *links;
@@ -169,7 +64,7 @@ static void test_allocator_hook(void **state)
     collcalc_allocator_init(&a);
     assert_true(a.malloc_fn == malloc && a.calloc_fn == calloc && a.realloc_fn == realloc &&
                 a.free_fn == free);
-    install(-1);
+    test_allocator_install(-1);
     void *p = collcalc_mem_malloc(16);
     int *z = collcalc_mem_calloc(4, sizeof *z);
     assert_non_null(p);
@@ -178,24 +73,25 @@ static void test_allocator_hook(void **state)
     p = collcalc_mem_realloc(p, 64);
     assert_non_null(p);
     assert_null(collcalc_mem_calloc(SIZE_MAX / 2, 4)); /* overflow: refused before asking */
-    assert_int_equal(attempts, 3);
-    assert_int_equal(live, 2);
+    assert_int_equal(test_allocator_attempts(), 3);
+    assert_int_equal(test_allocator_live(), 2);
     collcalc_mem_free(p);
     collcalc_mem_free(z);
     collcalc_mem_free(NULL);
-    assert_int_equal(live, 0);
+    assert_int_equal(test_allocator_live(), 0);
     /* A partial allocator restores the C library's. */
-    collcalc_allocator partial = {fail_malloc, NULL, fail_realloc, fail_free};
+    collcalc_allocator partial = *test_allocator();
+    partial.calloc_fn = NULL;
     collcalc_set_allocator(&partial);
-    attempts = 0;
+    test_allocator_clear_attempts();
     collcalc_mem_free(collcalc_mem_malloc(8));
-    assert_int_equal(attempts, 0);
+    assert_int_equal(test_allocator_attempts(), 0);
     collcalc_set_allocator(NULL);
 }
 
 /* ---- tables -------------------------------------------------------------- */
 
-static collcalc_status links_builtin(void *arg, collcalc_diag *diag)
+static collcalc_status links_builtin(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_link_table *table = NULL;
@@ -217,7 +113,7 @@ static const char link_overlay[] =
     "\"bw_per_direction_GBps\": 25, \"headline_GBps\": 25, \"headline_counts\": "
     "\"per-direction\", \"alpha_us\": 3}]}";
 
-static collcalc_status links_overlay(void *arg, collcalc_diag *diag)
+static collcalc_status links_overlay(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_link_table *mine = NULL, *merged = NULL;
@@ -244,13 +140,13 @@ static void test_link_tables(void **state)
     (void)state;
     /* cJSON's nodes for every value of data/links.json, the parse copy and
      * the table: hundreds of points. */
-    long points = failure_loop("links builtin", links_builtin, NULL);
+    long points = test_allocation_failure_loop("links builtin", links_builtin, NULL);
     assert_true(points > 100);
-    long overlay = failure_loop("links overlay", links_overlay, NULL);
+    long overlay = test_allocation_failure_loop("links overlay", links_overlay, NULL);
     assert_true(overlay > 20 && overlay < points);
 }
 
-static collcalc_status platforms_builtin(void *arg, collcalc_diag *diag)
+static collcalc_status platforms_builtin(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_platform_table *table = NULL;
@@ -270,7 +166,7 @@ static const char platform_overlay[] =
     "\"nics_per_node\": 2, \"nvls\": false, \"sharp\": true, \"transport\": \"roce\", "
     "\"p2p\": false}]}";
 
-static collcalc_status platforms_overlay(void *arg, collcalc_diag *diag)
+static collcalc_status platforms_overlay(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_platform_table *mine = NULL, *merged = NULL;
@@ -294,11 +190,11 @@ static collcalc_status platforms_overlay(void *arg, collcalc_diag *diag)
 static void test_platform_tables(void **state)
 {
     (void)state;
-    assert_true(failure_loop("platforms builtin", platforms_builtin, NULL) > 100);
-    assert_true(failure_loop("platforms overlay", platforms_overlay, NULL) > 10);
+    assert_true(test_allocation_failure_loop("platforms builtin", platforms_builtin, NULL) > 100);
+    assert_true(test_allocation_failure_loop("platforms overlay", platforms_overlay, NULL) > 10);
 }
 
-static collcalc_status models_builtin(void *arg, collcalc_diag *diag)
+static collcalc_status models_builtin(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_model_table *table = NULL;
@@ -316,7 +212,7 @@ static const char model_overlay[] =
     "\"hidden_size\": 8192, \"attention\": \"gqa\", \"heads\": 64, \"kv_heads\": 8, "
     "\"head_dim\": 128, \"ffn_intermediate\": 28672, \"params_billion\": 35}]}";
 
-static collcalc_status models_overlay(void *arg, collcalc_diag *diag)
+static collcalc_status models_overlay(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_model_table *mine = NULL, *merged = NULL;
@@ -338,11 +234,11 @@ static collcalc_status models_overlay(void *arg, collcalc_diag *diag)
 static void test_model_tables(void **state)
 {
     (void)state;
-    assert_true(failure_loop("models builtin", models_builtin, NULL) > 100);
-    assert_true(failure_loop("models overlay", models_overlay, NULL) > 10);
+    assert_true(test_allocation_failure_loop("models builtin", models_builtin, NULL) > 100);
+    assert_true(test_allocation_failure_loop("models overlay", models_overlay, NULL) > 10);
 }
 
-static collcalc_status nccl_constants_builtin(void *arg, collcalc_diag *diag)
+static collcalc_status nccl_constants_builtin(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_nccl_constants_table *table = NULL;
@@ -359,7 +255,7 @@ static collcalc_status nccl_constants_builtin(void *arg, collcalc_diag *diag)
 static void test_nccl_constants_table(void **state)
 {
     (void)state;
-    assert_true(failure_loop("nccl constants builtin", nccl_constants_builtin, NULL) > 100);
+    assert_true(test_allocation_failure_loop("nccl constants builtin", nccl_constants_builtin, NULL) > 100);
 }
 
 /* ---- readers ------------------------------------------------------------- */
@@ -370,7 +266,7 @@ typedef struct {
     int repeat; /* nccl-tests: feed the data lines this many times */
 } text_arg;
 
-static collcalc_status topo_parse(void *arg, collcalc_diag *diag)
+static collcalc_status topo_parse(const void *arg, collcalc_diag *diag)
 {
     const text_arg *t = arg;
     collcalc_topo *topo = NULL;
@@ -391,14 +287,14 @@ static void test_topo_reader(void **state)
                                 &length);
     assert_non_null(text);
     text_arg arg = {text, length, 1};
-    assert_int_equal(failure_loop("topo parse", topo_parse, &arg), 1); /* the topo itself */
+    assert_int_equal(test_allocation_failure_loop("topo parse", topo_parse, &arg), 1); /* the topo itself */
     free(text);
 }
 
 /* Streams the text line by line through a reader, as `collcalc check` does;
  * with repeat > 1 every row line is fed that many times, so the row store
  * grows past its first capacity (64 rows) twice. */
-static collcalc_status nccl_tests_stream(void *arg, collcalc_diag *diag)
+static collcalc_status nccl_tests_stream(const void *arg, collcalc_diag *diag)
 {
     const text_arg *t = arg;
     collcalc_nccl_tests_reader *reader = NULL;
@@ -433,7 +329,7 @@ static collcalc_status nccl_tests_stream(void *arg, collcalc_diag *diag)
     return status;
 }
 
-static collcalc_status nccl_tests_text(void *arg, collcalc_diag *diag)
+static collcalc_status nccl_tests_text(const void *arg, collcalc_diag *diag)
 {
     const text_arg *t = arg;
     collcalc_nccl_tests_run run;
@@ -456,15 +352,15 @@ static void test_nccl_tests_reader(void **state)
     assert_non_null(text);
     text_arg arg = {text, length, 1};
     /* The reader, then rows and their roundings (64 each). */
-    assert_int_equal(failure_loop("nccl-tests stream", nccl_tests_stream, &arg), 3);
-    assert_int_equal(failure_loop("nccl-tests text", nccl_tests_text, &arg), 3);
+    assert_int_equal(test_allocation_failure_loop("nccl-tests stream", nccl_tests_stream, &arg), 3);
+    assert_int_equal(test_allocation_failure_loop("nccl-tests text", nccl_tests_text, &arg), 3);
     /* 155 rows: capacity 64, 128, 256, two blocks each time. */
     arg.repeat = 5;
-    assert_int_equal(failure_loop("nccl-tests stream x5", nccl_tests_stream, &arg), 7);
+    assert_int_equal(test_allocation_failure_loop("nccl-tests stream x5", nccl_tests_stream, &arg), 7);
     free(text);
 }
 
-static collcalc_status nccl_log_read(void *arg, collcalc_diag *diag)
+static collcalc_status nccl_log_read(const void *arg, collcalc_diag *diag)
 {
     const text_arg *t = arg;
     collcalc_nccl_log *log = malloc(sizeof *log); /* large: off the stack, not the library's */
@@ -488,11 +384,11 @@ static void test_nccl_log_reader(void **state)
         &length);
     assert_non_null(text);
     text_arg arg = {text, length, 1};
-    assert_int_equal(failure_loop("nccl log", nccl_log_read, &arg), 0); /* allocates nothing */
+    assert_int_equal(test_allocation_failure_loop("nccl log", nccl_log_read, &arg), 0); /* allocates nothing */
     free(text);
 }
 
-static collcalc_status expert_loads_read(void *arg, collcalc_diag *diag)
+static collcalc_status expert_loads_read(const void *arg, collcalc_diag *diag)
 {
     const text_arg *t = arg;
     collcalc_expert_loads *loads = malloc(sizeof *loads);
@@ -506,7 +402,7 @@ static collcalc_status expert_loads_read(void *arg, collcalc_diag *diag)
     return status;
 }
 
-static collcalc_status placement_read(void *arg, collcalc_diag *diag)
+static collcalc_status placement_read(const void *arg, collcalc_diag *diag)
 {
     const text_arg *t = arg;
     collcalc_placement placement;
@@ -521,18 +417,18 @@ static void test_loads_and_placements(void **state)
     (void)state;
     static const char csv[] = "expert_id,count\n0,1\n1,2\n2,3\n3,4\n4,5\n5,6\n6,7\n7,8\n";
     text_arg loads = {csv, strlen(csv), 1};
-    assert_int_equal(failure_loop("expert loads csv", expert_loads_read, &loads), 0);
+    assert_int_equal(test_allocation_failure_loop("expert loads csv", expert_loads_read, &loads), 0);
     static const char json[] = "{\"logical_count\": [[1, 2, 3, 4, 5, 6, 7, 8]]}";
     text_arg loads_json = {json, strlen(json), 1};
-    assert_int_equal(failure_loop("expert loads json", expert_loads_read, &loads_json), 0);
+    assert_int_equal(test_allocation_failure_loop("expert loads json", expert_loads_read, &loads_json), 0);
     static const char text[] = "label=half,platform=hgx-h100,nodes=2,gpus-per-node=4,no-nvls";
     text_arg placement = {text, strlen(text), 1};
-    assert_int_equal(failure_loop("placement", placement_read, &placement), 0);
+    assert_int_equal(test_allocation_failure_loop("placement", placement_read, &placement), 0);
 }
 
 /* ---- models and plans ---------------------------------------------------- */
 
-static collcalc_status model_all(void *arg, collcalc_diag *diag)
+static collcalc_status model_all(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_query q;
@@ -555,7 +451,7 @@ static collcalc_status model_all(void *arg, collcalc_diag *diag)
     return status;
 }
 
-static collcalc_status nccl_predict(void *arg, collcalc_diag *diag)
+static collcalc_status nccl_predict(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_nccl_system system;
@@ -581,8 +477,8 @@ static collcalc_status nccl_predict(void *arg, collcalc_diag *diag)
 static void test_models_allocate_nothing(void **state)
 {
     (void)state;
-    assert_int_equal(failure_loop("model evaluate_all", model_all, NULL), 0);
-    assert_int_equal(failure_loop("nccl predict", nccl_predict, NULL), 0);
+    assert_int_equal(test_allocation_failure_loop("model evaluate_all", model_all, NULL), 0);
+    assert_int_equal(test_allocation_failure_loop("nccl predict", nccl_predict, NULL), 0);
 }
 
 static void moe_query(collcalc_moe_query *q)
@@ -602,7 +498,7 @@ static void moe_query(collcalc_moe_query *q)
     q->redundant_experts = 32;
 }
 
-static collcalc_status moe_run(void *arg, collcalc_diag *diag)
+static collcalc_status moe_run(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_moe_query q;
@@ -617,7 +513,7 @@ static collcalc_status moe_run(void *arg, collcalc_diag *diag)
     return status;
 }
 
-static collcalc_status plan_search(void *arg, collcalc_diag *diag)
+static collcalc_status plan_search(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_plan_query q;
@@ -644,9 +540,9 @@ static void test_moe_and_plans(void **state)
 {
     (void)state;
     /* Rebalancing redundant experts: replica list, per-GPU loads and slots. */
-    assert_int_equal(failure_loop("moe evaluate (zipf, 32 redundant)", moe_run, NULL), 3);
+    assert_int_equal(test_allocation_failure_loop("moe evaluate (zipf, 32 redundant)", moe_run, NULL), 3);
     /* The divisor list and the scratch result. */
-    assert_int_equal(failure_loop("plan search", plan_search, NULL), 2);
+    assert_int_equal(test_allocation_failure_loop("plan search", plan_search, NULL), 2);
 }
 
 /* ---- the fit ------------------------------------------------------------- */
@@ -692,7 +588,7 @@ static void fit_setup(fit_arg *a)
     a->run.row_count = 24;
 }
 
-static collcalc_status fit_run(void *arg, collcalc_diag *diag)
+static collcalc_status fit_run(const void *arg, collcalc_diag *diag)
 {
     const fit_arg *a = arg;
     collcalc_fit_result *r = malloc(sizeof *r);
@@ -704,7 +600,7 @@ static collcalc_status fit_run(void *arg, collcalc_diag *diag)
     return status;
 }
 
-static collcalc_status fit_json(void *arg, collcalc_diag *diag)
+static collcalc_status fit_json(const void *arg, collcalc_diag *diag)
 {
     (void)arg;
     collcalc_platform_nccl_fit values;
@@ -730,10 +626,10 @@ static void test_fit(void **state)
     fit_arg *a = malloc(sizeof *a);
     assert_non_null(a);
     fit_setup(a);
-    assert_int_equal(failure_loop("fit", fit_run, a), 1); /* the residual scratch */
+    assert_int_equal(test_allocation_failure_loop("fit", fit_run, a), 1); /* the residual scratch */
     free(a);
     /* The platforms file: cJSON's tree for every field, then the text. */
-    assert_true(failure_loop("fit platform json", fit_json, NULL) > 20);
+    assert_true(test_allocation_failure_loop("fit platform json", fit_json, NULL) > 20);
 }
 
 int main(void)

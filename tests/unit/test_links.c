@@ -620,7 +620,7 @@ static void test_allocation_failures(void **state)
 {
     (void)state;
     /* > 100: the loop really went through the parse */
-    assert_true(test_allocation_failure_loop(load_builtin_attempt, NULL) > 100);
+    assert_true(test_allocation_failure_loop("links builtin", load_builtin_attempt, NULL) > 100);
 }
 
 /* ---- json_check, the generic layer -------------------------------------- */

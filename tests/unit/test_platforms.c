@@ -686,7 +686,7 @@ static collcalc_status load_builtin_attempt(const void *arg, collcalc_diag *diag
 static void test_allocation_failures(void **state)
 {
     /* > 100: the loop really went through the parse */
-    assert_true(test_allocation_failure_loop(load_builtin_attempt, *state) > 100);
+    assert_true(test_allocation_failure_loop("platforms builtin", load_builtin_attempt, *state) > 100);
 }
 
 /* The preset a run's device lines point at: the GPU family word as a whole
