@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "collcalc/alloc.h"
 
@@ -155,7 +156,16 @@ const char *test_source_path(const char *relative)
 const char *test_shared_path(const char *relative)
 {
     static char buffer[4096];
-    snprintf(buffer, sizeof buffer, "%s/%s", env_dir("COLLCALC_SHARED_DIR", "../shared"), relative);
+    const char *dir = env_dir("COLLCALC_SHARED_DIR", "../shared");
+    /* A checkout without the validation set beside it skips these tests
+     * rather than failing them (CI always has it). */
+    struct stat info;
+    if (stat(dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
+        print_message("skipped: %s is not there (the validation set; set COLLCALC_SHARED_DIR)\n",
+                      dir);
+        skip();
+    }
+    snprintf(buffer, sizeof buffer, "%s/%s", dir, relative);
     return buffer;
 }
 

@@ -32,7 +32,8 @@ void test_assert_close_relative(double got, double want, double relative);
 /* Path under the source tree (COLLCALC_SOURCE_DIR, set by CTest). Static buffer. */
 const char *test_source_path(const char *relative);
 
-/* Path under ../shared (COLLCALC_SHARED_DIR). Static buffer. */
+/* Path under ../shared (COLLCALC_SHARED_DIR). Static buffer. Skips the
+ * calling test when that folder is missing. */
 const char *test_shared_path(const char *relative);
 
 /* Reads a whole file; caller frees. NULL (and a failed assertion) when unreadable. */
