@@ -652,6 +652,12 @@ collcalc_status collcalc_cluster_resolve(const collcalc_cluster_spec *spec,
     if (inter_name[0] == '\0' && nodes > 1)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "--inter: missing: the link between nodes (NIC type)");
+    /* One GPU needs no link, but the cluster still names one (as --gpus 1
+     * alone does): its figures must be real ones. */
+    if (intra_name[0] == '\0' && inter_name[0] == '\0')
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "--intra: missing: name the link between GPUs (--intra, --link "
+                                  "or --platform)");
     const collcalc_link *intra = NULL, *inter = NULL;
     collcalc_status status = COLLCALC_OK;
     if (intra_name[0] != '\0')

@@ -506,6 +506,10 @@ static void test_cluster_refusals(void **state)
     resolve_fails(t, &spec, COLLCALC_ERR_INVALID, "--intra: missing");
     spec = SPEC("gpus=16", "gpus-per-node=8", "intra=nvlink4");
     resolve_fails(t, &spec, COLLCALC_ERR_INVALID, "--inter: missing");
+    /* One GPU in one node with no link at all (found by fuzz_placement:
+     * the cluster resolved with 0 GB/s links). */
+    spec = SPEC("gpus=1", "nodes=1");
+    resolve_fails(t, &spec, COLLCALC_ERR_INVALID, "--intra: missing: name the link");
     spec = SPEC("gpus-per-node=8", "intra=nvlink4");
     resolve_fails(t, &spec, COLLCALC_ERR_INVALID, "--gpus: missing: give --gpus or --nodes");
     spec = SPEC("nodes=1048576", "gpus-per-node=8", "intra=nvlink4", "inter=ib-ndr");
