@@ -382,6 +382,7 @@ typedef struct {
                                  zero-byte call, which NCCL returns from at once */
     double algbw_GBps;        /* nccl-tests' algbw = size / time */
     double busbw_GBps;        /* nccl-tests' busbw = algbw x its factor */
+    double nccl_busbw_GBps;   /* the busbw NCCL's own time (nccl_time_us) implies */
 } collcalc_nccl_candidate;
 
 #define COLLCALC_NCCL_MAX_CANDIDATES (COLLCALC_NCCL_NUM_ALGOS * COLLCALC_NCCL_NUM_PROTOS)

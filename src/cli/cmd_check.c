@@ -227,10 +227,7 @@ int cmd_check(cli_context *ctx)
         record_text(set, "protocol", collcalc_nccl_proto_name(c->proto));
         record_int(set, "channels", c->channels_run);
         record_number(set, "nccl_time_us", c->nccl_time_us);
-        record_number(set, "nccl_busbw_GBps",
-                      c->nccl_time_us > 0 ? (double)r->row.size_bytes / (c->nccl_time_us * 1e3) *
-                                                prediction.busbw_factor
-                                          : 0.0);
+        record_number(set, "nccl_busbw_GBps", c->nccl_busbw_GBps);
         bool large = r->row.size_bytes >= COLLCALC_CHECK_LARGE_BYTES;
         record_textf(set, "error", "%+.0f%% %s", 100.0 * (large ? busbw_error : time_error),
                      large ? "busbw" : "time");

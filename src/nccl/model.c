@@ -762,6 +762,8 @@ collcalc_status collcalc_nccl_predict(const collcalc_nccl_system *system,
                 cand->algbw_GBps = bytes / (1000.0 * cand->time_us);
                 cand->busbw_GBps = cand->algbw_GBps * out->busbw_factor;
             }
+            if (cand->nccl_time_us > 0.0 && bytes > 0.0)
+                cand->nccl_busbw_GBps = bytes / (1000.0 * cand->nccl_time_us) * out->busbw_factor;
         }
     }
     if (c.p == 1)

@@ -628,6 +628,11 @@ static void test_switch_points(void **state)
                                                  4096, ranges, 32, &count, &diag),
                      COLLCALC_OK);
     assert_int_equal(count, 1);
+    /* The busbw NCCL's own time implies, beside collcalc's. */
+    collcalc_nccl_prediction p = predict(&s, &o, COLLCALC_NCCL_ALLREDUCE, 1u << 26);
+    const collcalc_nccl_candidate *c = collcalc_nccl_selected(&p);
+    assert_true(fabs(c->nccl_busbw_GBps -
+                     (double)(1u << 26) / (1000.0 * c->nccl_time_us) * p.busbw_factor) < 1e-9);
 }
 
 int main(void)
