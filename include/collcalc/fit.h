@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collcalc/nccl_check.h"
 #include "collcalc/nccl_model.h"
 #include "collcalc/platforms.h"
 #include "collcalc/status.h"
@@ -33,8 +34,9 @@ extern "C" {
 #define COLLCALC_FIT_RUNS_MAX 16
 
 /* The residual regions (the same as collcalc check's). */
-#define COLLCALC_FIT_LARGE_BYTES 1048576u /* busbw error at sizes >= 1 MiB */
-#define COLLCALC_FIT_SMALL_BYTES 65536u   /* time error at sizes <= 64 KiB */
+/* The same split of sizes as check's verdicts (collcalc/nccl_check.h). */
+#define COLLCALC_FIT_LARGE_BYTES COLLCALC_CHECK_LARGE_BYTES /* busbw error at >= 1 MiB */
+#define COLLCALC_FIT_SMALL_BYTES COLLCALC_CHECK_SMALL_BYTES /* time error at <= 64 KiB */
 
 /* One measured row (nccl-tests' out-of-place columns). */
 typedef struct {
