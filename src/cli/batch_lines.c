@@ -139,7 +139,8 @@ bool batch_is_blank(const char *text, size_t length)
     return i == length || text[i] == '#';
 }
 
-int batch_split_words(char *text, size_t length, char **words, int max, const char **error)
+int batch_split_words(char *text, size_t length, char **words, size_t *lengths, int max,
+                      const char **error)
 {
     int count = 0;
     size_t i = 0;
@@ -152,8 +153,12 @@ int batch_split_words(char *text, size_t length, char **words, int max, const ch
             *error = "too many words";
             return -1;
         }
+        char *start = text + i;
+        /* Most words have no quote: they stay where they are. */
+        while (i < length && text[i] != ' ' && text[i] != '\t' && text[i] != '\'' &&
+               text[i] != '"')
+            i++;
         char *out = text + i;
-        words[count++] = out;
         while (i < length && text[i] != ' ' && text[i] != '\t') {
             char c = text[i];
             if (c == '\'' || c == '"') {
@@ -173,6 +178,10 @@ int batch_split_words(char *text, size_t length, char **words, int max, const ch
         }
         bool end = i >= length;
         *out = '\0'; /* out <= text + i: never past the word's end */
+        words[count] = start;
+        if (lengths != NULL)
+            lengths[count] = (size_t)(out - start);
+        count++;
         if (end)
             return count;
         i++;

@@ -180,6 +180,7 @@ static const option_use BATCH_READING[] = {{OPT_FAIL_FAST, false, NULL}, END};
 static const option_use BATCH_OUTPUT[] = {
     {OPT_FORMAT, false, "csv (default: a header, then one row per result) or jsonl\n"
                         "(one JSON object per result); json is refused"},
+    {OPT_COLUMNS, false, NULL},
     {OPT_QUIET, false, "no notes or warnings (bad lines are still reported)"},
     {OPT_HELP, false, NULL}, END};
 static const option_group BATCH_GROUPS[] = {
@@ -283,7 +284,8 @@ static const char *const FIT_EXAMPLES[] = {
     NULL};
 static const char *const BATCH_EXAMPLES[] = {
     "collcalc batch examples/batch_queries.txt",
-    "collcalc batch examples/batch_queries.csv --format jsonl", NULL};
+    "collcalc batch examples/batch_queries.csv --format jsonl",
+    "collcalc batch examples/batch_queries.txt --columns time_us,busbw_GBps", NULL};
 static const char *const PLATFORMS_EXAMPLES[] = {"collcalc platforms",
                                                  "collcalc platforms --format csv", NULL};
 static const char *const COMPLETION_EXAMPLES[] = {"collcalc completion bash",
@@ -331,7 +333,8 @@ static const command_spec COMMANDS[] = {
      "meaning and its suffixes: -b 8 -e 1G is 8 bytes to 2^30 bytes.",
      SWEEP_GROUPS, SWEEP_EXAMPLES, -1},
     {"batch", cmd_batch, "many collective queries, one per line: a CSV row or JSON line each",
-     "[FILE|-] [--format csv|jsonl] [--fail-fast] [--links FILE] [--platforms FILE]",
+     "[FILE|-] [--format csv|jsonl] [--columns LIST] [--fail-fast] [--links FILE]\n"
+     "[--platforms FILE]",
      "Reads one collective query per line, written as on the command line\n"
      "(allreduce --size 100MB --gpus 8 --link nvlink5 --algo ring), or a CSV whose\n"
      "first line names the columns: op and option names (op,size,gpus,link,algo;\n"
@@ -343,7 +346,10 @@ static const command_spec COMMANDS[] = {
      "number), or JSON objects with \"line\" first. A bad line is reported on stderr\n"
      "as 'collcalc batch: FILE:LINE: message' and the others still run (--fail-fast\n"
      "stops at it); the exit code is then 1. Lines over 64 KiB, NUL bytes and\n"
-     "invalid UTF-8 are such errors. Tables load once; memory stays bounded.",
+     "invalid UTF-8 are such errors. Tables load once; memory stays bounded.\n"
+     "--columns keeps only the named result columns (and 'line'), which is also\n"
+     "faster: a line that differs from a recent one only in --size reuses its\n"
+     "resolved cluster, and columns not printed are not computed.",
      BATCH_GROUPS, BATCH_EXAMPLES, -1},
     {"links", cmd_links, "the bandwidth hierarchy and the cliff between tiers",
      "[--bw-basis per-direction|headline] [--path A,B,...] [--platform NAME]",

@@ -13,10 +13,36 @@
 #include "batch_lines.h"
 #include "commands.h"
 #include "messages.h"
+#include "collcalc/units.h"
 #include "nccl_view.h"
+#include "report.h"
 #include "rows.h"
 
 enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
+
+/* The plans of recent lines, keyed by the line's words with the value of
+ * --size left out: a line that differs from one of them only in its size
+ * is answered from the plan (collective_answer) without parsing and
+ * resolving its options again. Fixed in size (PLAN_SETS sets of PLAN_WAYS,
+ * the oldest of a set replaced), so memory stays bounded; lines whose plan
+ * queued a warning, or that spell the size another way, are never kept and
+ * take the single command's whole path. */
+enum { PLAN_SETS = 1024, PLAN_WAYS = 4, PLAN_KEY_MAX = 256 };
+typedef struct {
+    uint64_t hash;
+    size_t key_length; /* 0: empty slot */
+    char key[PLAN_KEY_MAX];
+    const command_spec *spec;
+    collective_plan plan;
+} plan_slot;
+
+/* A line's key: its words joined by NUL bytes, the size value left empty. */
+typedef struct {
+    int size_word; /* index of the --size value; 0 when the line cannot use a plan */
+    size_t length;
+    uint64_t hash;
+    char text[PLAN_KEY_MAX];
+} plan_key;
 
 typedef struct {
     cli_context *ctx;  /* the batch command's */
@@ -27,6 +53,15 @@ typedef struct {
     row_buffer out;
     const record_schema *schema; /* CSV: the columns, fixed by the first result */
     FILE *capture;               /* a line's own error message lands here */
+    document *doc;               /* reused for every line (doc_reset) */
+    plan_slot *plans;            /* PLAN_SETS x PLAN_WAYS */
+    unsigned char next_way[PLAN_SETS]; /* the way a set replaces next */
+    /* --columns, parsed for each model's results (ok: the list names
+     * columns of that schema; else why not) */
+    const char *columns_text;
+    column_selection selection[2];
+    bool selection_ok[2];
+    char selection_why[2][COLLCALC_ECHO_BUFFER + 96];
     char capture_text[2048];
     long failed;
     /* CSV input: the header's columns */
@@ -86,9 +121,160 @@ static const char *refused_in_line(option_id id)
     }
 }
 
-/* One query: words[0] the command, the rest its options. */
-static void run_query(batch_state *s, long line_no, int argc, char **argv)
+/* The key of a query line, or size_word 0 when the line cannot use a plan:
+ * --size must be written once, as "--size VALUE" with a value that is not
+ * an option, and the words must fit the key. */
+static void make_key(plan_key *key, int argc, char **argv, const size_t *lengths)
 {
+    key->size_word = 0;
+    key->length = 0;
+    size_t total = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *word = argv[i];
+        total += lengths[i] + 1;
+        if (i == 0 || word[0] != '-' || (word[1] != 's' && word[1] != '-'))
+            continue;
+        if (word[1] == 's' || (lengths[i] >= 6 && memcmp(word, "--size", 6) == 0)) {
+            if (key->size_word != 0 || lengths[i] != 6 || word[1] != '-' || i + 1 >= argc ||
+                argv[i + 1][0] == '-' || argv[i + 1][0] == '\0')
+                return;
+            key->size_word = i + 1;
+        }
+    }
+    if (key->size_word == 0 || total > sizeof key->text) {
+        key->size_word = 0;
+        return;
+    }
+    size_t at = 0;
+    for (int i = 0; i < argc; i++) {
+        size_t n = i == key->size_word ? 0 : lengths[i];
+        memcpy(key->text + at, argv[i], n);
+        key->text[at + n] = '\0';
+        at += n + 1;
+    }
+    /* Eight bytes at a time (the tail padded with zeros). */
+    uint64_t hash = 0x9E3779B97F4A7C15ull ^ at;
+    for (size_t k = 0; k < at; k += 8) {
+        uint64_t chunk = 0;
+        memcpy(&chunk, key->text + k, at - k < 8 ? at - k : 8);
+        hash = (hash ^ chunk) * 0xFF51AFD7ED558CCDull;
+        hash ^= hash >> 29;
+    }
+    key->length = at;
+    key->hash = hash;
+}
+
+static size_t set_of(const plan_key *key)
+{
+    return (size_t)((key->hash ^ (key->hash >> 32)) % PLAN_SETS);
+}
+
+/* The plan kept for the key, or NULL. */
+static const plan_slot *find_plan(const batch_state *s, const plan_key *key)
+{
+    if (key->size_word == 0)
+        return NULL;
+    const plan_slot *ways = &s->plans[set_of(key) * PLAN_WAYS];
+    for (int w = 0; w < PLAN_WAYS; w++)
+        if (ways[w].key_length == key->length && ways[w].hash == key->hash &&
+            memcmp(ways[w].key, key->text, key->length) == 0)
+            return &ways[w];
+    return NULL;
+}
+
+/* Keeps the plan of a line the whole path answered: only when the parser
+ * took the key's size word as the size, and nothing was said about it. */
+static void keep_plan(batch_state *s, const plan_key *key, char **argv,
+                      const command_spec *spec, const collective_plan *plan)
+{
+    const cli_context *line = s->line;
+    if (key->size_word == 0 || line->warning_count > 0 || plan->nccl ||
+        line->args.count[OPT_SIZE] != 1 || arg_value(&line->args, OPT_SIZE) != argv[key->size_word])
+        return;
+    size_t set = set_of(key);
+    plan_slot *slot = &s->plans[set * PLAN_WAYS + s->next_way[set]];
+    s->next_way[set] = (unsigned char)((s->next_way[set] + 1) % PLAN_WAYS);
+    memcpy(slot->key, key->text, key->length);
+    slot->key_length = key->length;
+    slot->hash = key->hash;
+    slot->spec = spec;
+    slot->plan = *plan;
+}
+
+static bool check_columns(batch_state *s, long line_no, const command_spec *spec)
+{
+    if (s->columns_text == NULL)
+        return true;
+    const record_schema *schema = rows_schema(s->doc);
+    for (int i = 0; i < 2; i++)
+        if (schema == s->selection[i].schema && s->selection_ok[i])
+            return true;
+    int which = schema == &NCCL_SCHEMA ? 1 : 0;
+    line_error(s, line_no, "%s: --columns: %s (the %s model answered this line)", spec->name,
+               s->selection_why[which], which == 1 ? "NCCL" : "alpha-beta");
+    return false;
+}
+
+/* The document of an answered line as rows, and the line's warnings. */
+static void write_answer(batch_state *s, long line_no, const command_spec *spec)
+{
+    const cli_context *line = s->line;
+    if (!check_columns(s, line_no, spec))
+        return;
+    const record_schema *schema = rows_schema(s->doc);
+    if (s->format == FORMAT_CSV && schema != NULL) {
+        if (s->schema == NULL) {
+            s->schema = schema;
+            rows_csv_header(&s->out, "line", schema, s->columns_text != NULL
+                                                          ? &s->selection[schema == &NCCL_SCHEMA]
+                                                          : NULL);
+        } else if (schema != s->schema) {
+            line_error(s, line_no,
+                       "%s: this query uses the %s model, whose columns differ from the first "
+                       "result's; give --cost-model on every line, or use --format jsonl",
+                       spec->name, schema == &NCCL_SCHEMA ? "NCCL" : "alpha-beta");
+            return;
+        }
+    }
+    if (rows_write(&s->out, s->doc, s->format, "line", line_no) < 0 && !s->out.failed)
+        line_error(s, line_no, "out of memory");
+    bool quiet = arg_given(&s->ctx->args, OPT_QUIET) || arg_given(&line->args, OPT_QUIET);
+    for (int i = 0; i < line->warning_count && !quiet; i++)
+        fprintf(s->ctx->err, "collcalc batch: %s:%ld: %s: %s\n", s->shown, line_no, spec->name,
+                line->warnings[i]);
+}
+
+/* A line answered from a kept plan: its size parsed, the plan costed.
+ * False when the line must take the whole path instead (its size is bad:
+ * the whole path says so in the single command's words). */
+static bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot,
+                             const char *size_text)
+{
+    uint64_t size_bytes;
+    collcalc_diag diag;
+    if (collcalc_parse_size_bytes(size_text, &size_bytes, &diag) != COLLCALC_OK)
+        return false;
+    cli_context *line = s->line;
+    line->spec = slot->spec;
+    line->name = slot->spec->name;
+    line->warning_count = 0;
+    memset(line->args.count, 0, sizeof line->args.count); /* --quiet and the like: not given */
+    doc_reset(s->doc);
+    if (collective_answer(line, &slot->plan, size_bytes, s->doc, s->format) != 0)
+        relay(s, line_no);
+    else
+        write_answer(s, line_no, slot->spec);
+    return true;
+}
+
+/* One query: words[0] the command, the rest its options. */
+static void run_query(batch_state *s, long line_no, int argc, char **argv, const size_t *lengths)
+{
+    plan_key key;
+    make_key(&key, argc, argv, lengths);
+    const plan_slot *kept = find_plan(s, &key);
+    if (kept != NULL && answer_from_plan(s, line_no, kept, argv[key.size_word]))
+        return;
     const command_spec *spec = command_find(argv[0]);
     char shown[COLLCALC_ECHO_BUFFER];
     if (spec == NULL || spec->op < 0) {
@@ -118,9 +304,9 @@ static void run_query(batch_state *s, long line_no, int argc, char **argv)
             return;
         }
     }
-    document *doc = doc_new(spec->name);
-    int code = doc != NULL ? collective_document(line, doc, s->format)
-                           : cli_data_error(line, NULL, "out of memory");
+    doc_reset(s->doc);
+    collective_plan plan;
+    int code = collective_document(line, s->doc, s->format, &plan);
     /* A table the line loaded (the platforms, over --links) is the batch's. */
     if (line->platforms_owned && s->ctx->platforms == NULL) {
         s->ctx->platforms = line->platforms;
@@ -128,31 +314,11 @@ static void run_query(batch_state *s, long line_no, int argc, char **argv)
         line->platforms_owned = false;
     }
     if (code != 0) {
-        doc_free(doc);
         relay(s, line_no);
         return;
     }
-    const record_schema *schema = rows_schema(doc);
-    if (s->format == FORMAT_CSV && schema != NULL) {
-        if (s->schema == NULL) {
-            s->schema = schema;
-            rows_csv_header(&s->out, "line", schema);
-        } else if (schema != s->schema) {
-            doc_free(doc);
-            line_error(s, line_no,
-                       "%s: this query uses the %s model, whose columns differ from the first "
-                       "result's; give --cost-model on every line, or use --format jsonl",
-                       spec->name, schema == &NCCL_SCHEMA ? "NCCL" : "alpha-beta");
-            return;
-        }
-    }
-    if (rows_write(&s->out, doc, s->format, "line", line_no) < 0 && !s->out.failed)
-        line_error(s, line_no, "out of memory");
-    doc_free(doc);
-    bool quiet = arg_given(&s->ctx->args, OPT_QUIET) || arg_given(&line->args, OPT_QUIET);
-    for (int i = 0; i < line->warning_count && !quiet; i++)
-        fprintf(s->ctx->err, "collcalc batch: %s:%ld: %s: %s\n", s->shown, line_no, spec->name,
-                line->warnings[i]);
+    keep_plan(s, &key, argv, spec, &plan);
+    write_answer(s, line_no, spec);
 }
 
 /* The CSV header: "op" and option names of the collective commands. */
@@ -277,7 +443,10 @@ static void run_csv_row(batch_state *s, long line_no, char *text, size_t length)
         line_error(s, line_no, "no op (the 'op' column is empty)");
         return;
     }
-    run_query(s, line_no, argc, argv);
+    size_t lengths[ARGS_MAX];
+    for (int i = 0; i < argc; i++)
+        lengths[i] = strlen(argv[i]);
+    run_query(s, line_no, argc, argv, lengths);
 }
 
 static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
@@ -311,12 +480,13 @@ static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
             first = false;
             char *words[BATCH_WORDS_MAX + 1];
             const char *error = NULL;
-            int n = batch_split_words(text, length, words, BATCH_WORDS_MAX, &error);
+            size_t lengths[BATCH_WORDS_MAX];
+            int n = batch_split_words(text, length, words, lengths, BATCH_WORDS_MAX, &error);
             if (n < 0)
                 line_error(s, line_no, "%s", error);
             else {
                 words[n] = NULL;
-                run_query(s, line_no, n, words);
+                run_query(s, line_no, n, words, lengths);
             }
         }
         if (fail_fast && s->failed > failed_before)
@@ -324,6 +494,32 @@ static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
         if (s->out.failed)
             return 0;
     }
+}
+
+/* --columns: the list parsed for each model's results; refused when it
+ * fits neither. */
+static int read_columns(batch_state *s)
+{
+    s->columns_text = arg_value(&s->ctx->args, OPT_COLUMNS);
+    if (s->columns_text == NULL)
+        return 0;
+    for (const char *at = s->columns_text; at != NULL; at = strchr(at, ',')) {
+        at += *at == ',';
+        if (strncmp(at, "line", 4) == 0 && (at[4] == ',' || at[4] == '\0'))
+            return cli_usage_error(s->ctx, "--columns",
+                                   "'line' is always the first column; list the others");
+    }
+    static const record_schema *const SCHEMAS[2] = {&RESULT_SCHEMA, &NCCL_SCHEMA};
+    for (int i = 0; i < 2; i++) {
+        s->selection_ok[i] = column_selection_parse(&s->selection[i], SCHEMAS[i], s->columns_text,
+                                                    s->selection_why[i],
+                                                    sizeof s->selection_why[i]);
+        if (s->selection_ok[i] && !doc_select_columns(s->doc, &s->selection[i]))
+            return cli_data_error(s->ctx, NULL, "out of memory");
+    }
+    if (!s->selection_ok[0] && !s->selection_ok[1])
+        return cli_usage_error(s->ctx, "--columns", "%s", s->selection_why[0]);
+    return 0;
 }
 
 int cmd_batch(cli_context *ctx)
@@ -397,9 +593,12 @@ int cmd_batch(cli_context *ctx)
     line->format = chosen;
     s->capture = fmemopen(s->capture_text, sizeof s->capture_text, "w");
     line->err = s->capture;
-    if (s->capture == NULL || !row_buffer_init(&s->out, ctx->out, OUTPUT_BUFFER)) {
+    s->doc = doc_new("batch");
+    s->plans = calloc((size_t)PLAN_SETS * PLAN_WAYS, sizeof *s->plans);
+    if (s->capture == NULL || s->doc == NULL || s->plans == NULL ||
+        !row_buffer_init(&s->out, ctx->out, OUTPUT_BUFFER)) {
         code = cli_data_error(ctx, NULL, "out of memory");
-    } else {
+    } else if ((code = read_columns(s)) == 0) {
         code = batch_loop(s, &reader, arg_given(&ctx->args, OPT_FAIL_FAST));
         /* A write error is cli_finish's to report (ferror); memory is ours. */
         if (!row_buffer_flush(&s->out) && code == 0 && !ferror(ctx->out))
@@ -409,6 +608,8 @@ int cmd_batch(cli_context *ctx)
         collcalc_platform_table_free(line->platforms);
     if (s->capture != NULL)
         fclose(s->capture);
+    doc_free(s->doc);
+    free(s->plans);
     row_buffer_free(&s->out);
     batch_reader_free(&reader);
     if (!from_stdin)

@@ -1,6 +1,7 @@
 /* collcalc allreduce|allgather|reducescatter|alltoall|broadcast|reduce|sendrecv:
  * one collective, one or all algorithms, on a link or a cluster. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "nccl_view.h"
@@ -64,7 +65,7 @@ static void add_footer(document *doc, const collcalc_query *query, const collcal
 
 /* With a platform: NCCL's own tuner, its choice and the rivals it beat. */
 static int nccl_answer(cli_context *ctx, collcalc_query *query, const collcalc_cluster_spec *spec,
-                       document *doc, output_format format)
+                       bool explain, document *doc, output_format format)
 {
     nccl_setup *setup = malloc(sizeof *setup);
     if (setup == NULL)
@@ -81,7 +82,6 @@ static int nccl_answer(cli_context *ctx, collcalc_query *query, const collcalc_c
         free(setup);
         return code;
     }
-    bool explain = arg_given(&ctx->args, OPT_EXPLAIN);
     if (format == FORMAT_JSON) {
         report_query(doc, query, spec->basis, 1, 1, true);
         doc_query_text(doc, "model", "nccl");
@@ -106,7 +106,8 @@ int cmd_collective(cli_context *ctx)
     document *doc = doc_new(ctx->name);
     if (doc == NULL)
         return cli_data_error(ctx, NULL, "out of memory");
-    int code = collective_document(ctx, doc, ctx->format);
+    collective_plan plan;
+    int code = collective_document(ctx, doc, ctx->format, &plan);
     if (code != 0) {
         doc_free(doc);
         return code;
@@ -114,46 +115,60 @@ int cmd_collective(cli_context *ctx)
     return cli_emit(ctx, doc);
 }
 
-int collective_document(cli_context *ctx, document *doc, output_format format)
+int collective_document(cli_context *ctx, document *doc, output_format format,
+                        collective_plan *out_plan)
 {
-    const command_spec *spec = ctx->spec;
-    collcalc_query query;
-    collcalc_query_init(&query);
-    query.op = (collcalc_op)spec->op;
     if (ctx->args.positional_count > 0)
         return cli_usage_error(ctx, NULL, "unexpected argument '%.60s'", ctx->args.positionals[0]);
     if (!arg_given(&ctx->args, OPT_SIZE))
         return cli_usage_error(ctx, "--size", "missing: the message size, e.g. --size 100MB");
-    int code = cli_size(ctx, OPT_SIZE, &query.size_bytes);
-    collcalc_cluster_spec cluster_spec;
-    collcalc_cluster_spec_init(&cluster_spec);
+    uint64_t size_bytes = 0;
+    int code = cli_size(ctx, OPT_SIZE, &size_bytes);
     if (code == 0)
-        code = report_spec_from_args(ctx, &cluster_spec);
-    collcalc_algo algos[COLLCALC_ALGO_COUNT];
-    int algo_count = 0;
+        code = collective_prepare(ctx, out_plan);
     if (code == 0)
-        code = report_algos(ctx, query.op, algos, &algo_count);
-    long layers = 1, per_layer = 1;
+        code = collective_answer(ctx, out_plan, size_bytes, doc, format);
+    return code;
+}
+
+int collective_prepare(cli_context *ctx, collective_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    collcalc_query_init(&plan->query);
+    plan->query.op = (collcalc_op)ctx->spec->op;
+    plan->explain = arg_given(&ctx->args, OPT_EXPLAIN);
+    collcalc_cluster_spec_init(&plan->cluster_spec);
+    int code = report_spec_from_args(ctx, &plan->cluster_spec);
     if (code == 0)
-        code = report_repeat(ctx, &layers, &per_layer);
-    bool nccl = false;
+        code = report_algos(ctx, plan->query.op, plan->algos, &plan->algo_count);
     if (code == 0)
-        code = nccl_view_wanted(ctx, &cluster_spec, query.op, &nccl);
-    if (code == 0 && nccl && arg_given(&ctx->args, OPT_LAYERS))
+        code = report_repeat(ctx, &plan->layers, &plan->per_layer);
+    if (code == 0)
+        code = nccl_view_wanted(ctx, &plan->cluster_spec, plan->query.op, &plan->nccl);
+    if (code == 0 && plan->nccl && arg_given(&ctx->args, OPT_LAYERS))
         code = cli_usage_error(ctx, "--layers", "applies to --cost-model alpha-beta for now");
     if (code == 0)
-        code = report_resolve(ctx, &cluster_spec, &query.cluster, NULL);
-    query.tree_efficiency = cluster_spec.tree_efficiency;
-    if (code == 0 && nccl)
-        return nccl_answer(ctx, &query, &cluster_spec, doc, format);
+        code = report_resolve(ctx, &plan->cluster_spec, &plan->query.cluster, NULL);
+    plan->query.tree_efficiency = plan->cluster_spec.tree_efficiency;
+    return code;
+}
+
+int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
+                      document *doc, output_format format)
+{
+    collcalc_query query = plan->query;
+    query.size_bytes = size_bytes;
+    if (plan->nccl)
+        return nccl_answer(ctx, &query, &plan->cluster_spec, plan->explain, doc, format);
     collcalc_result results[COLLCALC_ALGO_COUNT];
     size_t count = 0, fastest = 0;
-    if (code == 0)
-        code = report_evaluate(ctx, &query, algos, algo_count, results, &count, &fastest);
+    int code = report_evaluate(ctx, &query, plan->algos, plan->algo_count, results, &count,
+                               &fastest);
     if (code != 0)
         return code;
 
-    collcalc_bw_basis basis = cluster_spec.basis;
+    long layers = plan->layers, per_layer = plan->per_layer;
+    collcalc_bw_basis basis = plan->cluster_spec.basis;
     bool people = format == FORMAT_TABLE;
     if (format == FORMAT_JSON)
         report_query(doc, &query, basis, layers, per_layer, true);
@@ -171,7 +186,6 @@ int collective_document(cli_context *ctx, document *doc, output_format format)
             records_mark(set, i, "<- fastest NCCL runs");
     }
     if (people)
-        add_footer(doc, &query, results, count, layers, per_layer,
-                   arg_given(&ctx->args, OPT_EXPLAIN));
+        add_footer(doc, &query, results, count, layers, per_layer, plan->explain);
     return 0;
 }

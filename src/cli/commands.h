@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "collcalc/cluster_spec.h"
 #include "context.h"
 #include "options.h"
 
@@ -41,11 +42,34 @@ void help_print(FILE *out, const command_spec *spec);
 extern const option_group COLLECTIVE_GROUPS[];
 
 int cmd_collective(cli_context *ctx);
+/* A collective query resolved from its options, all but the size: the
+ * cluster, algorithms, repetitions and model. batch keeps the plans of
+ * recent lines to answer a line that differs from one only in --size. A
+ * plain value (no pointers into the arguments). */
+typedef struct {
+    collcalc_query query; /* size_bytes unset */
+    collcalc_cluster_spec cluster_spec;
+    collcalc_algo algos[COLLCALC_ALGO_COUNT];
+    int algo_count; /* 0: every applicable algorithm */
+    long layers, per_layer;
+    bool nccl;    /* answered with NCCL's model (a platform) */
+    bool explain; /* --explain */
+} collective_plan;
+
 /* What a collective command answers, as the records of doc (alpha-beta
  * results, or NCCL's candidates with the NCCL model); the lines for people
- * and the query object only when format shows them. Returns 0 or an exit
- * code (after the message). batch calls it once per query line. */
-int collective_document(cli_context *ctx, document *doc, output_format format);
+ * and the query object only when format shows them. The plan it resolved
+ * goes to *out_plan. Returns 0 or an exit code (after the message). */
+int collective_document(cli_context *ctx, document *doc, output_format format,
+                        collective_plan *out_plan);
+
+/* The plan of ctx's options (the size aside). Returns 0 or an exit code
+ * (after the message); warnings are queued on ctx. */
+int collective_prepare(cli_context *ctx, collective_plan *plan);
+
+/* What collective_document answers for a plan and a size. */
+int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
+                      document *doc, output_format format);
 int cmd_batch(cli_context *ctx);
 int cmd_compare(cli_context *ctx);
 int cmd_sweep(cli_context *ctx);

@@ -187,6 +187,9 @@ static const option_def DEFS[OPT_COUNT] = {
                         "default: not checked"},
     [OPT_FAIL_FAST] = {OPT_FAIL_FAST, "fail-fast", NULL, 0, NULL,
                        "stop at the first bad line (default: report it, go on)"},
+    [OPT_COLUMNS] = {OPT_COLUMNS, "columns", NULL, 0, "LIST",
+                     "only these result columns, in this order, after 'line'\n"
+                     "(time_us,busbw_GBps; names as in the CSV header)"},
     [OPT_PLOT] = {OPT_PLOT, "plot", NULL, 0, NULL,
                   "draw the curves in the terminal (log-log; Unicode when the\n"
                   "locale is UTF-8, else ASCII)"},

@@ -101,6 +101,7 @@ typedef enum {
     OPT_GPU_MEMORY,
     /* batch */
     OPT_FAIL_FAST,
+    OPT_COLUMNS,
     /* output */
     OPT_FORMAT,
     OPT_QUIET,

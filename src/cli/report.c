@@ -316,13 +316,13 @@ void report_result_row(record_set *set, const collcalc_query *query, const collc
                        collcalc_bw_basis basis, long layers, long per_layer, bool fastest)
 {
     record_begin(set);
+    record_int(set, "size_bytes", (long long)r->size_bytes);
     record_text(set, "op", collcalc_op_name(r->op));
     record_text(set, "algorithm", collcalc_algo_name(r->algo));
     record_bool(set, "fastest", fastest);
     record_bool(set, "in_nccl", collcalc_algo_in_nccl(r->op, r->algo));
     record_int(set, "gpus", r->gpus);
     record_int(set, "nodes", r->nodes);
-    record_int(set, "size_bytes", (long long)r->size_bytes);
     record_text(set, "bw_basis", collcalc_bw_basis_name(basis));
     record_int(set, "steps", r->steps);
     record_number(set, "bytes_sent_per_gpu", r->bytes_sent_per_gpu);
@@ -340,14 +340,22 @@ void report_result_row(record_set *set, const collcalc_query *query, const collc
     record_int(set, "layers", layers);
     record_int(set, "per_layer", per_layer);
     collcalc_totals totals;
-    if (collcalc_repeat_totals(r, layers, per_layer, &totals, NULL) == COLLCALC_OK) {
+    bool totals_wanted = record_wants(set, "total_latency_us") ||
+                         record_wants(set, "total_bandwidth_us") ||
+                         record_wants(set, "total_time_us");
+    if (totals_wanted && collcalc_repeat_totals(r, layers, per_layer, &totals, NULL) == COLLCALC_OK) {
         record_number(set, "total_latency_us", totals.total_latency_us);
         record_number(set, "total_bandwidth_us", totals.total_bandwidth_us);
         record_number(set, "total_time_us", totals.total_time_us);
     }
+    /* The explanations are text to compose: only when they are printed. */
     char text[COLLCALC_EXPLAIN_MAX];
-    collcalc_result_explain(query, r, text, sizeof text);
-    record_text(set, "note", text);
+    if (record_wants(set, "note")) {
+        collcalc_result_explain(query, r, text, sizeof text);
+        record_text(set, "note", text);
+    }
+    if (!record_wants(set, "phases"))
+        return;
     record_set *phases = record_nested(set, &PHASE_SCHEMA);
     for (int i = 0; i < r->phase_count; i++) {
         const collcalc_phase *ph = &r->phases[i];

@@ -203,6 +203,16 @@ static int longest_unit(const char *text, const char *const *names, size_t count
     return best;
 }
 
+/* The index of the name in names[] equal to text, or -1 (first bytes
+ * compared first: batch parses sizes by the million). */
+static int exact_unit(const char *text, const char *const *names, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (names[i][0] == text[0] && strcmp(names[i], text) == 0)
+            return (int)i;
+    return -1;
+}
+
 /* Explains why suffix (non-empty, after the number) is not exactly one of
  * names[]; unit_list is appended so the user sees what would work. */
 static collcalc_status reject_unit(collcalc_diag *diag, const char *kind, const char *text,
@@ -336,8 +346,8 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
     if (suffix[0] != '\0') {
         char suggestion[8];
         const char *spoken = NULL;
-        int unit = longest_unit(suffix, size_unit_names, SIZE_UNIT_COUNT);
-        if (unit >= 0 && strcmp(suffix, size_unit_names[unit]) == 0) {
+        int unit = exact_unit(suffix, size_unit_names, SIZE_UNIT_COUNT);
+        if (unit >= 0) {
             multiplier = size_unit_multipliers[unit];
         } else if (is_bit_unit(suffix, suggestion, &spoken)) {
             char shown[QUOTE_BUFFER];

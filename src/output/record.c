@@ -3,9 +3,11 @@
 #include "record.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "collcalc/status.h"
 #include "plot.h"
 #include "record_internal.h"
 
@@ -73,30 +75,13 @@ document *doc_new(const char *command)
     return doc;
 }
 
-static void free_set(record_set *set)
-{
-    if (set == NULL)
-        return;
-    for (size_t r = 0; r < set->row_count; r++)
-        for (size_t c = 0; c < set->schema->column_count; c++)
-            if (set->schema->columns[c].kind == FIELD_RECORDS && set->rows[r].values[c].present)
-                free_set(set->rows[r].values[c].as.records);
-    for (size_t r = 0; r < set->row_count; r++)
-        free(set->rows[r].values);
-    free(set->rows);
-    free(set);
-}
-
 void doc_free(document *doc)
 {
     if (doc == NULL)
         return;
-    for (size_t i = 0; i < doc->item_count; i++) {
-        if (doc->items[i].kind == ITEM_RECORDS)
-            free_set(doc->items[i].set);
+    for (size_t i = 0; i < doc->item_count; i++)
         if (doc->items[i].kind == ITEM_CHART)
             plot_free(doc->items[i].chart);
-    }
     free(doc->items);
     free(doc->query);
     while (doc->arena != NULL) {
@@ -105,6 +90,30 @@ void doc_free(document *doc)
         doc->arena = next;
     }
     free(doc);
+}
+
+void doc_reset(document *doc)
+{
+    for (size_t i = 0; i < doc->item_count; i++)
+        if (doc->items[i].kind == ITEM_CHART)
+            plot_free(doc->items[i].chart);
+    doc->item_count = 0;
+    doc->query_count = 0;
+    doc->failed = false;
+    doc->bad_column = NULL;
+    /* Keep the newest chunk of the arena (the others are older and not
+     * larger), emptied. */
+    arena_chunk *keep = doc->arena;
+    if (keep != NULL) {
+        arena_chunk *older = keep->next;
+        while (older != NULL) {
+            arena_chunk *next = older->next;
+            free(older);
+            older = next;
+        }
+        keep->next = NULL;
+        keep->used = 0;
+    }
 }
 
 bool doc_failed(const document *doc)
@@ -209,15 +218,19 @@ void doc_query_null(document *doc, const char *key)
         entry->value.present = false;
 }
 
+/* Sets, their rows and values live in the arena: a document is freed (or
+ * reset) in one sweep, and a batch line costs no malloc once it has run. */
 static record_set *new_set(document *doc, const record_schema *schema)
 {
-    record_set *set = calloc(1, sizeof *set);
-    if (set == NULL) {
-        doc->failed = true;
+    record_set *set = arena_alloc(doc, sizeof *set);
+    if (set == NULL)
         return NULL;
-    }
+    memset(set, 0, sizeof *set);
     set->doc = doc;
     set->schema = schema;
+    for (size_t i = 0; i < sizeof doc->selections / sizeof doc->selections[0]; i++)
+        if (doc->selections[i] != NULL && doc->selections[i]->schema == schema)
+            set->selection = doc->selections[i];
     set->show_table = true;
     set->show_machine = true;
     return set;
@@ -231,10 +244,8 @@ record_set *doc_records(document *doc, const record_schema *schema)
     if (set == NULL)
         return NULL;
     doc_item *item = add_item(doc, ITEM_RECORDS);
-    if (item == NULL) {
-        free(set);
+    if (item == NULL)
         return NULL;
-    }
     item->set = set;
     return set;
 }
@@ -250,19 +261,23 @@ void record_begin(record_set *set)
 {
     if (set == NULL || set->doc->failed)
         return;
-    record_row *rows = room_for_one(set->doc, set->rows, set->row_count, &set->row_capacity,
-                                    sizeof *rows, 8);
-    if (rows == NULL)
-        return;
-    set->rows = rows;
-    record_row *row = &set->rows[set->row_count];
-    row->values = calloc(set->schema->column_count ? set->schema->column_count : 1,
-                         sizeof *row->values);
-    row->mark = NULL;
-    if (row->values == NULL) {
-        set->doc->failed = true;
-        return;
+    if (set->row_count == set->row_capacity) { /* double, in the arena */
+        size_t grown = set->row_capacity ? set->row_capacity * 2 : 8;
+        record_row *rows = arena_alloc(set->doc, grown * sizeof *rows);
+        if (rows == NULL)
+            return;
+        if (set->row_count > 0)
+            memcpy(rows, set->rows, set->row_count * sizeof *rows);
+        set->rows = rows;
+        set->row_capacity = grown;
     }
+    record_row *row = &set->rows[set->row_count];
+    size_t columns = set->schema->column_count ? set->schema->column_count : 1;
+    row->values = arena_alloc(set->doc, columns * sizeof *row->values);
+    row->mark = NULL;
+    if (row->values == NULL)
+        return;
+    memset(row->values, 0, columns * sizeof *row->values);
     set->current = set->row_count++;
     set->next_column = 0;
 }
@@ -296,6 +311,12 @@ static record_value *slot(record_set *set, const char *column, field_kind *out_k
             return &current_row(set)->values[guess];
         }
     }
+    for (size_t c = 0; c < set->schema->column_count; c++)
+        if (set->schema->columns[c].name == column) {
+            set->next_column = c + 1;
+            *out_kind = set->schema->columns[c].kind;
+            return &current_row(set)->values[c];
+        }
     for (size_t c = 0; c < set->schema->column_count; c++)
         if (strcmp(set->schema->columns[c].name, column) == 0) {
             set->next_column = c + 1;
@@ -373,8 +394,6 @@ void record_set_records(record_set *set, const char *column, record_set *nested)
     if (v != NULL && nested != NULL) {
         v->present = true;
         v->as.records = nested;
-    } else if (nested != NULL) {
-        free_set(nested);
     }
 }
 
@@ -455,6 +474,99 @@ void records_table_only(record_set *set)
 {
     if (set != NULL)
         set->show_machine = false;
+}
+
+/* ---- column selections -------------------------------------------------- */
+
+bool column_selection_parse(column_selection *out, const record_schema *schema, const char *list,
+                            char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    out->schema = schema;
+    const char *names[SELECTION_MAX];
+    size_t name_count = 0;
+    for (size_t c = 0; c < schema->column_count && name_count < SELECTION_MAX; c++)
+        if (schema->columns[c].flags & COLUMN_MACHINE)
+            names[name_count++] = schema->columns[c].name;
+    const char *at = list;
+    for (;;) {
+        const char *end = strchr(at, ',');
+        size_t length = end != NULL ? (size_t)(end - at) : strlen(at);
+        char name[64];
+        if (length == 0) {
+            snprintf(why, why_size, "an empty column name (names are separated by single commas)");
+            return false;
+        }
+        snprintf(name, sizeof name, "%.*s", length < sizeof name ? (int)length : 60, at);
+        size_t found = schema->column_count;
+        for (size_t c = 0; c < schema->column_count; c++)
+            if ((schema->columns[c].flags & COLUMN_MACHINE) &&
+                strlen(schema->columns[c].name) == length &&
+                memcmp(schema->columns[c].name, at, length) == 0)
+                found = c;
+        if (found == schema->column_count) {
+            char shown[COLLCALC_ECHO_BUFFER];
+            collcalc_echo(shown, sizeof shown, name);
+            char hint[COLLCALC_ECHO_BUFFER + 64];
+            collcalc_suggest_text(hint, sizeof hint, name, names, name_count);
+            snprintf(why, why_size, "no column '%s' in %s%s", shown, schema->name, hint);
+            return false;
+        }
+        for (size_t k = 0; k < out->count; k++)
+            if (out->column[k] == found) {
+                snprintf(why, why_size, "column '%s' named twice", schema->columns[found].name);
+                return false;
+            }
+        if (out->count == SELECTION_MAX) {
+            snprintf(why, why_size, "more than %d columns", SELECTION_MAX);
+            return false;
+        }
+        out->column[out->count++] = (unsigned char)found;
+        out->mask |= UINT64_C(1) << found;
+        if (end == NULL)
+            return true;
+        at = end + 1;
+    }
+}
+
+bool doc_select_columns(document *doc, const column_selection *selection)
+{
+    const size_t slots = sizeof doc->selections / sizeof doc->selections[0];
+    for (size_t i = 0; i < slots; i++)
+        if (doc->selections[i] == NULL || doc->selections[i]->schema == selection->schema) {
+            doc->selections[i] = selection;
+            return true;
+        }
+    return false;
+}
+
+bool record_wants(const record_set *set, const char *column)
+{
+    if (set == NULL || set->selection == NULL)
+        return true;
+    const record_schema *schema = set->schema;
+    /* Asked just before the column is set: look from the cursor first. */
+    for (size_t c = set->next_column; c < schema->column_count; c++)
+        if (schema->columns[c].name == column)
+            return (set->selection->mask >> c) & 1u;
+    for (size_t c = 0; c < schema->column_count; c++)
+        if (strcmp(schema->columns[c].name, column) == 0)
+            return (set->selection->mask >> c) & 1u;
+    return false;
+}
+
+size_t set_machine_columns(const record_set *set, size_t columns[SELECTION_MAX])
+{
+    size_t count = 0;
+    if (set->selection != NULL) {
+        for (size_t k = 0; k < set->selection->count; k++)
+            columns[count++] = set->selection->column[k];
+        return count;
+    }
+    for (size_t c = 0; c < set->schema->column_count && count < SELECTION_MAX; c++)
+        if (set->schema->columns[c].flags & COLUMN_MACHINE)
+            columns[count++] = c;
+    return count;
 }
 
 bool output_format_parse(const char *text, output_format *out)

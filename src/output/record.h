@@ -140,6 +140,38 @@ void records_machine_only(record_set *set);
 /* Hides the list from the machine formats (a view for people only). */
 void records_table_only(record_set *set);
 
+/* Which machine columns of one schema a reader wants, in the order given
+ * ("time_us,busbw_GBps"): the machine renderers print only these, and
+ * builders may skip the work of the others (record_wants). */
+enum { SELECTION_MAX = 64 };
+typedef struct {
+    const record_schema *schema;
+    size_t count;
+    unsigned char column[SELECTION_MAX]; /* indices into schema->columns */
+    uint64_t mask;                       /* bit c: column c is selected */
+} column_selection;
+
+/* Parses a comma-separated list of the schema's machine column names.
+ * False, with why written ("no column 'time' in results; did you mean
+ * 'time_us'?"), for an unknown, repeated or empty name. */
+bool column_selection_parse(column_selection *out, const record_schema *schema, const char *list,
+                            char *why, size_t why_size);
+
+/* The selection applies to the document's lists of its schema from now on
+ * (the pointer is kept: it must outlive the document), replacing an
+ * earlier one of the same schema. False when the document already holds
+ * selections for four other schemas. */
+bool doc_select_columns(document *doc, const column_selection *selection);
+
+/* False when the set's document will not print the column: a builder can
+ * skip computing it (an explanation, a nested list). */
+bool record_wants(const record_set *set, const char *column);
+
+/* Empties the document for the next answer of the same command, keeping
+ * its storage (batch answers millions of queries with one document). The
+ * selection stays. */
+void doc_reset(document *doc);
+
 typedef enum { FORMAT_TABLE = 0, FORMAT_JSON, FORMAT_CSV, FORMAT_JSONL } output_format;
 
 /* Parses "table", "json", "csv", "jsonl"; false when unknown. */

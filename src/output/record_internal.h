@@ -25,6 +25,7 @@ struct record_set {
     const char *blank_column; /* table: blank a value equal to the row above's */
     const char *hidden[4];    /* table: columns not shown */
     bool show_table, show_machine;
+    const column_selection *selection; /* machine columns printed; NULL: every one */
 };
 
 typedef enum { ITEM_TEXT, ITEM_NOTE, ITEM_RECORDS, ITEM_CHART } item_kind;
@@ -53,6 +54,12 @@ struct document {
     doc_item *items;
     size_t item_count, item_capacity;
     arena_chunk *arena;
+    const column_selection *selections[4]; /* doc_select_columns, one per schema */
 };
+
+/* The machine columns a renderer prints for set, in order: the selection,
+ * or every COLUMN_MACHINE column. Returns the count; columns has room for
+ * SELECTION_MAX (no schema is wider). */
+size_t set_machine_columns(const record_set *set, size_t columns[SELECTION_MAX]);
 
 #endif

@@ -74,14 +74,13 @@ static void json_value(FILE *out, field_kind kind, const record_value *v)
 static void json_row(FILE *out, const record_set *set, size_t r)
 {
     fputc('{', out);
-    bool first = true;
-    for (size_t c = 0; c < set->schema->column_count; c++) {
+    size_t columns[SELECTION_MAX];
+    size_t count = set_machine_columns(set, columns);
+    for (size_t k = 0; k < count; k++) {
+        size_t c = columns[k];
         const record_column *column = &set->schema->columns[c];
-        if (!(column->flags & COLUMN_MACHINE))
-            continue;
-        if (!first)
+        if (k > 0)
             fputc(',', out);
-        first = false;
         json_string(out, column->name);
         fputc(':', out);
         json_value(out, column->kind, &set->rows[r].values[c]);
@@ -207,25 +206,20 @@ static void render_csv(const document *doc, FILE *out)
             set = doc->items[i].set;
     if (set == NULL)
         return;
-    bool first = true;
-    for (size_t c = 0; c < set->schema->column_count; c++)
-        if (set->schema->columns[c].flags & COLUMN_MACHINE) {
-            if (!first)
-                fputc(',', out);
-            first = false;
-            fputs(set->schema->columns[c].name, out);
-        }
+    size_t columns[SELECTION_MAX];
+    size_t count = set_machine_columns(set, columns);
+    for (size_t k = 0; k < count; k++) {
+        if (k > 0)
+            fputc(',', out);
+        fputs(set->schema->columns[columns[k]].name, out);
+    }
     fputc('\n', out);
     for (size_t r = 0; r < set->row_count; r++) {
-        first = true;
-        for (size_t c = 0; c < set->schema->column_count; c++) {
-            const record_column *column = &set->schema->columns[c];
-            if (!(column->flags & COLUMN_MACHINE))
-                continue;
-            if (!first)
+        for (size_t k = 0; k < count; k++) {
+            if (k > 0)
                 fputc(',', out);
-            first = false;
-            csv_value(out, column->kind, &set->rows[r].values[c]);
+            csv_value(out, set->schema->columns[columns[k]].kind,
+                      &set->rows[r].values[columns[k]]);
         }
         fputc('\n', out);
     }

@@ -242,10 +242,11 @@ static void json_fields(row_buffer *b, const json_style *style, const record_set
                         bool first)
 {
     const size_t *lengths = name_lengths(set->schema);
-    for (size_t c = 0; c < set->schema->column_count; c++) {
+    size_t columns[SELECTION_MAX];
+    size_t count = set_machine_columns(set, columns);
+    for (size_t k = 0; k < count; k++) {
+        size_t c = columns[k];
         const record_column *column = &set->schema->columns[c];
-        if (!(column->flags & COLUMN_MACHINE))
-            continue;
         size_t n = lengths != NULL ? lengths[c] : strlen(column->name);
         size_t q = style->quote_length;
         if (reserve(b, n + 2 * q + 2)) {
@@ -302,14 +303,22 @@ const record_schema *rows_schema(const document *doc)
     return NULL;
 }
 
-void rows_csv_header(row_buffer *buffer, const char *lead, const record_schema *schema)
+void rows_csv_header(row_buffer *buffer, const char *lead, const record_schema *schema,
+                     const column_selection *selection)
 {
     put_text(buffer, lead);
-    for (size_t c = 0; c < schema->column_count; c++)
-        if (schema->columns[c].flags & COLUMN_MACHINE) {
+    if (selection != NULL && selection->schema == schema) {
+        for (size_t k = 0; k < selection->count; k++) {
             put_char(buffer, ',');
-            put_text(buffer, schema->columns[c].name);
+            put_text(buffer, schema->columns[selection->column[k]].name);
         }
+    } else {
+        for (size_t c = 0; c < schema->column_count; c++)
+            if (schema->columns[c].flags & COLUMN_MACHINE) {
+                put_char(buffer, ',');
+                put_text(buffer, schema->columns[c].name);
+            }
+    }
     put_char(buffer, '\n');
 }
 
@@ -327,15 +336,15 @@ long rows_write(row_buffer *buffer, const document *doc, output_format format, c
         if (item->kind != ITEM_RECORDS || !item->set->show_machine)
             continue;
         const record_set *set = item->set;
+        size_t columns[SELECTION_MAX];
+        size_t count = set_machine_columns(set, columns);
         for (size_t r = 0; r < set->row_count; r++, rows++) {
             if (format == FORMAT_CSV) {
                 put_integer(buffer, lead_value);
-                for (size_t c = 0; c < set->schema->column_count; c++) {
-                    const record_column *column = &set->schema->columns[c];
-                    if (!(column->flags & COLUMN_MACHINE))
-                        continue;
+                for (size_t k = 0; k < count; k++) {
                     put_char(buffer, ',');
-                    csv_value(buffer, &in_csv, column->kind, &set->rows[r].values[c]);
+                    csv_value(buffer, &in_csv, set->schema->columns[columns[k]].kind,
+                              &set->rows[r].values[columns[k]]);
                 }
             } else {
                 put_char(buffer, '{');

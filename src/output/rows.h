@@ -30,11 +30,14 @@ void row_buffer_free(row_buffer *buffer);
  * NULL when it has none. */
 const record_schema *rows_schema(const document *doc);
 
-/* CSV header: lead, then the schema's machine column names. */
-void rows_csv_header(row_buffer *buffer, const char *lead, const record_schema *schema);
+/* CSV header: lead, then the schema's machine column names (those of the
+ * selection, in its order, when it is one of this schema; NULL: all). */
+void rows_csv_header(row_buffer *buffer, const char *lead, const record_schema *schema,
+                     const column_selection *selection);
 
 /* The document's rows: CSV (its first machine list, as doc_render) or
- * JSON lines (every machine list), each starting with lead = lead_value.
+ * JSON lines (every machine list), each starting with lead = lead_value;
+ * a list of the document's selected schema has only the selected columns.
  * Returns the rows written, or -1 when the document failed to build. */
 long rows_write(row_buffer *buffer, const document *doc, output_format format, const char *lead,
                 long long lead_value);

@@ -177,18 +177,179 @@ static void rows_match_the_single_command(void **unused)
     }
 }
 
+/* The rows (without header) and the messages the single commands give for
+ * each query line, numbered as batch numbers them. */
+static void expect_single(const char *const *queries, char *rows, size_t rows_size, char *errors,
+                          size_t errors_size)
+{
+    rows[0] = errors[0] = '\0';
+    for (int i = 0; queries[i] != NULL; i++) {
+        char command[320];
+        snprintf(command, sizeof command, "collcalc %s --format csv", queries[i]);
+        test_cli_run single = test_cli_line(NULL, command);
+        const char *row = strchr(single.out, '\n'); /* after the header */
+        for (row = row != NULL ? row + 1 : ""; *row != '\0';) {
+            const char *end = strchr(row, '\n');
+            snprintf(rows + strlen(rows), rows_size - strlen(rows), "%d,%.*s\n", i + 1,
+                     (int)(end - row), row);
+            row = end + 1;
+        }
+        /* "collcalc allreduce: message" -> "collcalc batch: <stdin>:N: allreduce: message" */
+        for (const char *line = single.err; *line != '\0';) {
+            const char *end = strchr(line, '\n');
+            const char *text = strncmp(line, "collcalc ", 9) == 0 ? line + 9 : line;
+            snprintf(errors + strlen(errors), errors_size - strlen(errors),
+                     "collcalc batch: <stdin>:%d: %.*s\n", i + 1, (int)(end - text), text);
+            line = end + 1;
+        }
+        test_cli_run_free(&single);
+    }
+}
+
+/* Lines that differ only in --size are answered from the first one's plan:
+ * every row and message must be what the whole path gives, including bad
+ * sizes on a kept line, other spellings of --size, and lines whose plan
+ * warned (never kept). */
+static void kept_plans_answer_as_the_whole_path(void **unused)
+{
+    (void)unused;
+    static const char *const QUERIES[] = {
+        "allreduce --size 1MB --gpus 8 --link nvlink5",
+        "allreduce --size 2GiB --gpus 8 --link nvlink5",
+        "allreduce --size 1XB --gpus 8 --link nvlink5",
+        "allreduce --size 3 --gpus 8 --link nvlink5",
+        "allreduce -s 4MB --gpus 8 --link nvlink5",
+        "allreduce --gpus 8 --size 5MB --link nvlink5",
+        "allreduce --size 1MB --gpus 16 --gpus-per-node 8 --intra pcie3 --inter ib-xdr",
+        "allreduce --size 7MB --gpus 16 --gpus-per-node 8 --intra pcie3 --inter ib-xdr",
+        "allreduce --size 1MB --size 2MB --gpus 8 --link nvlink5",
+        "allgather --size 9MB --gpus 8 --link nvlink5 --algo ring",
+        "allgather --size 1.5GB --gpus 8 --link nvlink5 --algo ring",
+        "allreduce --size 6MB --gpus 8 --link nvlink5",
+        NULL};
+    static char input[2048], rows[65536], errors[4096];
+    input[0] = '\0';
+    for (int i = 0; QUERIES[i] != NULL; i++)
+        snprintf(input + strlen(input), sizeof input - strlen(input), "%s\n", QUERIES[i]);
+    expect_single(QUERIES, rows, sizeof rows, errors, sizeof errors);
+    test_cli_run run = batch(input, "");
+    assert_int_equal(run.exit_code, 1);
+    const char *body = strchr(run.out, '\n');
+    assert_non_null(body);
+    assert_string_equal(body + 1, rows);
+    assert_string_equal(run.err, errors);
+    assert_non_null(strstr(run.err, ":3: allreduce: --size: invalid size '1XB'"));
+    assert_non_null(strstr(run.err, ":7: allreduce: warning: --intra: the intra-node link pcie3"));
+    assert_non_null(strstr(run.err, ":8: allreduce: warning: --intra: ")); /* again */
+    test_cli_run_free(&run);
+}
+
+/* --columns: exactly the named columns of the full rows, in the order
+ * given; names checked before any line runs. */
+static void columns_select(void **unused)
+{
+    (void)unused;
+    const char *input = "allreduce --size 1MB --gpus 8 --link nvlink5\n"
+                        "allreduce --size 64MB --gpus 16 --gpus-per-node 8 --intra nvlink4 "
+                        "--inter ib-ndr\n";
+    test_cli_run full = batch(input, "");
+    test_cli_run some = batch(input, "--columns busbw_GBps,algorithm,time_us");
+    assert_int_equal(full.exit_code, 0);
+    assert_int_equal(some.exit_code, 0);
+    assert_int_equal(count_lines(some.out), count_lines(full.out));
+    /* Pick the columns out of the full CSV (no field of these has a comma
+     * or quote before the phases column). */
+    const char *header = "line,busbw_GBps,algorithm,time_us\n";
+    assert_true(strncmp(some.out, header, strlen(header)) == 0);
+    int want[3] = {-1, -1, -1};
+    {
+        const char *names[3] = {"busbw_GBps", "algorithm", "time_us"};
+        int column = 0;
+        for (const char *at = full.out; *at != '\n'; column++) {
+            size_t n = strcspn(at, ",\n");
+            for (int k = 0; k < 3; k++)
+                if (strlen(names[k]) == n && strncmp(at, names[k], n) == 0)
+                    want[k] = column;
+            at += n + (at[n] == ',');
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        assert_true(want[k] > 0);
+    const char *row = strchr(full.out, '\n') + 1, *got = strchr(some.out, '\n') + 1;
+    while (*row != '\0') {
+        char fields[32][64], expected[256];
+        int column = 0;
+        const char *at = row;
+        while (column < 32 && *at != '\n') {
+            size_t n = strcspn(at, ",\n");
+            snprintf(fields[column++], sizeof fields[0], "%.*s", (int)(n < 63 ? n : 63), at);
+            if (at[n] != ',' || n == 0 || column > want[0] + 3)
+                break;
+            at += n + 1;
+        }
+        snprintf(expected, sizeof expected, "%s,%s,%s,%s\n", fields[0], fields[want[0]],
+                 fields[want[1]], fields[want[2]]);
+        assert_true(strncmp(got, expected, strlen(expected)) == 0);
+        got += strlen(expected);
+        row = strchr(row, '\n') + 1;
+    }
+    assert_string_equal(got, "");
+    test_cli_run_free(&full);
+    test_cli_run_free(&some);
+
+    test_cli_run jsonl = batch("allreduce --size 1MB --gpus 8 --link nvlink5 --algo ring\n",
+                               "--format jsonl --columns time_us,phases");
+    assert_int_equal(jsonl.exit_code, 0);
+    assert_true(strncmp(jsonl.out, "{\"line\":1,\"time_us\":", 20) == 0);
+    assert_non_null(strstr(jsonl.out, ",\"phases\":[{\"label\":\"reduce-scatter\""));
+    assert_null(strstr(jsonl.out, "busbw"));
+    test_cli_run_free(&jsonl);
+
+    static const struct {
+        const char *columns, *message;
+    } BAD[] = {
+        {"tim_us", "collcalc batch: --columns: no column 'tim_us' in results (did you mean "
+                   "time_us?)"},
+        {"time_us,time_us", "collcalc batch: --columns: column 'time_us' named twice"},
+        {"time_us,,steps", "collcalc batch: --columns: an empty column name"},
+        {"line,time_us", "collcalc batch: --columns: 'line' is always the first column"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char options[80];
+        snprintf(options, sizeof options, "--columns %s", BAD[i].columns);
+        test_cli_run bad = batch("allreduce --size 1MB --gpus 8 --link nvlink5\n", options);
+        assert_int_equal(bad.exit_code, 2);
+        assert_string_equal(bad.out, "");
+        assert_true(strncmp(bad.err, BAD[i].message, strlen(BAD[i].message)) == 0);
+        assert_int_equal(count_lines(bad.err), 1);
+        test_cli_run_free(&bad);
+    }
+    /* A column only NCCL's results have: an alpha-beta line says so. */
+    test_cli_run nccl = batch("allreduce --size 1MB --gpus 8 --link nvlink5\n",
+                              "--columns nccl_time_us");
+    assert_int_equal(nccl.exit_code, 1);
+    assert_non_null(strstr(nccl.err, "<stdin>:1: allreduce: --columns: no column "
+                                     "'nccl_time_us' in results"));
+    assert_non_null(strstr(nccl.err, "(the alpha-beta model answered this line)"));
+    test_cli_run_free(&nccl);
+}
+
 static void splitters(void **unused)
 {
     (void)unused;
     char text[] = "allreduce  --size '1 MB'\t--link \"a b\"c # note";
     char *words[8];
     const char *error = NULL;
-    int n = batch_split_words(text, strlen(text), words, 8, &error);
+    size_t lengths[8];
+    int n = batch_split_words(text, strlen(text), words, lengths, 8, &error);
     assert_int_equal(n, 5);
+    assert_string_equal(words[0], "allreduce");
     assert_string_equal(words[2], "1 MB");
     assert_string_equal(words[4], "a bc");
+    for (int i = 0; i < n; i++)
+        assert_int_equal(lengths[i], strlen(words[i]));
     char quoted[] = "--size 'oops";
-    assert_int_equal(batch_split_words(quoted, strlen(quoted), words, 8, &error), -1);
+    assert_int_equal(batch_split_words(quoted, strlen(quoted), words, NULL, 8, &error), -1);
     char csv[] = " a , \"b,\"\"c\"\" \" ,,d";
     n = batch_split_csv(csv, strlen(csv), words, 8, &error);
     assert_int_equal(n, 4);
@@ -206,6 +367,7 @@ int main(void)
         cmocka_unit_test(line_numbers_and_bad_lines), cmocka_unit_test(fail_fast_stops),
         cmocka_unit_test(csv_input),                  cmocka_unit_test(hostile_lines),
         cmocka_unit_test(rows_match_the_single_command), cmocka_unit_test(splitters),
+        cmocka_unit_test(kept_plans_answer_as_the_whole_path), cmocka_unit_test(columns_select),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
