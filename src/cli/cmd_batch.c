@@ -259,6 +259,18 @@ static bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot
     line->name = slot->spec->name;
     line->warning_count = 0;
     memset(line->args.count, 0, sizeof line->args.count); /* --quiet and the like: not given */
+    /* Selected columns of alpha-beta results go straight into rows. */
+    if (!slot->plan.nccl && s->columns_text != NULL && s->selection_ok[0] &&
+        (s->format == FORMAT_JSONL || s->schema == &RESULT_SCHEMA)) {
+        bool written = false;
+        if (collective_answer_rows(line, &slot->plan, size_bytes, &s->out, s->format,
+                                   &s->selection[0], "line", line_no, &written) != 0) {
+            relay(s, line_no);
+            return true;
+        }
+        if (written)
+            return true;
+    }
     doc_reset(s->doc);
     if (collective_answer(line, &slot->plan, size_bytes, s->doc, s->format) != 0)
         relay(s, line_no);

@@ -189,3 +189,25 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
         add_footer(doc, &query, results, count, layers, per_layer, plan->explain);
     return 0;
 }
+
+int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
+                           row_buffer *out, output_format format,
+                           const column_selection *selection, const char *lead,
+                           long long lead_value, bool *out_written)
+{
+    *out_written = false;
+    collcalc_query query = plan->query;
+    query.size_bytes = size_bytes;
+    collcalc_result results[COLLCALC_ALGO_COUNT];
+    size_t count = 0, fastest = 0;
+    int code = report_evaluate(ctx, &query, plan->algos, plan->algo_count, results, &count,
+                               &fastest);
+    for (size_t i = 0; code == 0 && i < count; i++) {
+        result_view view = {&query, &results[i], plan->cluster_spec.basis, plan->layers,
+                            plan->per_layer, i == fastest};
+        if (!report_result_write(out, format, selection, &view, lead, lead_value))
+            return 0; /* nothing written: the caller takes the document path */
+    }
+    *out_written = code == 0;
+    return code;
+}

@@ -312,47 +312,81 @@ void report_query(document *doc, const collcalc_query *query, collcalc_bw_basis 
 
 /* ---- results ------------------------------------------------------------------ */
 
+/* The value of result column `field` (RESULT_SCHEMA's order; not the
+ * phases, a nested list). Text points at static strings or at buffer.
+ * The one definition of what each result column holds: the records of
+ * report_result_row and the rows of report_result_write both read it. */
+static record_value result_value(const result_view *v, result_field field, char *buffer,
+                                 size_t buffer_size)
+{
+    const collcalc_result *r = v->result;
+    record_value value = {.present = true};
+    collcalc_totals totals;
+    switch (field) {
+    case RESULT_SIZE_BYTES: value.as.integer = (long long)r->size_bytes; break;
+    case RESULT_OP: value.as.text = collcalc_op_name(r->op); break;
+    case RESULT_ALGORITHM: value.as.text = collcalc_algo_name(r->algo); break;
+    case RESULT_FASTEST: value.as.flag = v->fastest; break;
+    case RESULT_IN_NCCL: value.as.flag = collcalc_algo_in_nccl(r->op, r->algo); break;
+    case RESULT_GPUS: value.as.integer = r->gpus; break;
+    case RESULT_NODES: value.as.integer = r->nodes; break;
+    case RESULT_BW_BASIS: value.as.text = collcalc_bw_basis_name(v->basis); break;
+    case RESULT_STEPS: value.as.integer = r->steps; break;
+    case RESULT_BYTES_SENT_PER_GPU: value.as.number = r->bytes_sent_per_gpu; break;
+    case RESULT_BYTES_RECEIVED_PER_GPU: value.as.number = r->bytes_received_per_gpu; break;
+    case RESULT_OTHERS_DIFFER: value.as.flag = r->others_differ; break;
+    case RESULT_BYTES_SENT_OTHER_GPU: value.as.number = r->bytes_sent_other_gpu; break;
+    case RESULT_BYTES_RECEIVED_OTHER_GPU: value.as.number = r->bytes_received_other_gpu; break;
+    case RESULT_LATENCY_US: value.as.number = r->latency_us; break;
+    case RESULT_BANDWIDTH_US: value.as.number = r->bandwidth_us; break;
+    case RESULT_TIME_US: value.as.number = r->time_us; break;
+    case RESULT_ALGBW_GBPS: value.as.number = r->algbw_GBps; break;
+    case RESULT_BUSBW_FACTOR: value.as.number = r->busbw_factor; break;
+    case RESULT_BUSBW_GBPS: value.as.number = r->busbw_GBps; break;
+    case RESULT_DOMINANT: value.as.text = collcalc_dominant_name(r->dominant); break;
+    case RESULT_LAYERS: value.as.integer = v->layers; break;
+    case RESULT_PER_LAYER: value.as.integer = v->per_layer; break;
+    case RESULT_TOTAL_LATENCY_US:
+    case RESULT_TOTAL_BANDWIDTH_US:
+    case RESULT_TOTAL_TIME_US:
+        value.present =
+            collcalc_repeat_totals(r, v->layers, v->per_layer, &totals, NULL) == COLLCALC_OK;
+        value.as.number = field == RESULT_TOTAL_LATENCY_US     ? totals.total_latency_us
+                          : field == RESULT_TOTAL_BANDWIDTH_US ? totals.total_bandwidth_us
+                                                               : totals.total_time_us;
+        if (!value.present)
+            value.as.number = 0.0;
+        break;
+    case RESULT_NOTE:
+        collcalc_result_explain(v->query, r, buffer, buffer_size);
+        value.as.text = buffer;
+        break;
+    default: value.present = false; break;
+    }
+    return value;
+}
+
 void report_result_row(record_set *set, const collcalc_query *query, const collcalc_result *r,
                        collcalc_bw_basis basis, long layers, long per_layer, bool fastest)
 {
-    record_begin(set);
-    record_int(set, "size_bytes", (long long)r->size_bytes);
-    record_text(set, "op", collcalc_op_name(r->op));
-    record_text(set, "algorithm", collcalc_algo_name(r->algo));
-    record_bool(set, "fastest", fastest);
-    record_bool(set, "in_nccl", collcalc_algo_in_nccl(r->op, r->algo));
-    record_int(set, "gpus", r->gpus);
-    record_int(set, "nodes", r->nodes);
-    record_text(set, "bw_basis", collcalc_bw_basis_name(basis));
-    record_int(set, "steps", r->steps);
-    record_number(set, "bytes_sent_per_gpu", r->bytes_sent_per_gpu);
-    record_number(set, "bytes_received_per_gpu", r->bytes_received_per_gpu);
-    record_bool(set, "others_differ", r->others_differ);
-    record_number(set, "bytes_sent_other_gpu", r->bytes_sent_other_gpu);
-    record_number(set, "bytes_received_other_gpu", r->bytes_received_other_gpu);
-    record_number(set, "latency_us", r->latency_us);
-    record_number(set, "bandwidth_us", r->bandwidth_us);
-    record_number(set, "time_us", r->time_us);
-    record_number(set, "algbw_GBps", r->algbw_GBps);
-    record_number(set, "busbw_factor", r->busbw_factor);
-    record_number(set, "busbw_GBps", r->busbw_GBps);
-    record_text(set, "dominant", collcalc_dominant_name(r->dominant));
-    record_int(set, "layers", layers);
-    record_int(set, "per_layer", per_layer);
-    collcalc_totals totals;
-    bool totals_wanted = record_wants(set, "total_latency_us") ||
-                         record_wants(set, "total_bandwidth_us") ||
-                         record_wants(set, "total_time_us");
-    if (totals_wanted && collcalc_repeat_totals(r, layers, per_layer, &totals, NULL) == COLLCALC_OK) {
-        record_number(set, "total_latency_us", totals.total_latency_us);
-        record_number(set, "total_bandwidth_us", totals.total_bandwidth_us);
-        record_number(set, "total_time_us", totals.total_time_us);
-    }
-    /* The explanations are text to compose: only when they are printed. */
+    const result_view view = {query, r, basis, layers, per_layer, fastest};
     char text[COLLCALC_EXPLAIN_MAX];
-    if (record_wants(set, "note")) {
-        collcalc_result_explain(query, r, text, sizeof text);
-        record_text(set, "note", text);
+    record_begin(set);
+    for (int field = 0; field < RESULT_PHASES; field++) {
+        const char *column = RESULT_SCHEMA.columns[field].name;
+        /* The explanation is text to compose: only when it is printed. */
+        if (field == RESULT_NOTE && !record_wants(set, column))
+            continue;
+        record_value value = result_value(&view, (result_field)field, text, sizeof text);
+        if (!value.present)
+            continue;
+        /* The setters convert to the kind the set's schema gives the column. */
+        switch (RESULT_SCHEMA.columns[field].kind) {
+        case FIELD_TEXT: record_text(set, column, value.as.text); break;
+        case FIELD_BOOL: record_bool(set, column, value.as.flag); break;
+        case FIELD_INT: record_int(set, column, value.as.integer); break;
+        default: record_number(set, column, value.as.number); break;
+        }
     }
     if (!record_wants(set, "phases"))
         return;
@@ -377,6 +411,24 @@ void report_result_row(record_set *set, const collcalc_query *query, const collc
         record_text(phases, "note", text);
     }
     record_set_records(set, "phases", phases);
+}
+
+bool report_result_write(row_buffer *out, output_format format,
+                         const column_selection *selection, const result_view *view,
+                         const char *lead, long long lead_value)
+{
+    for (size_t k = 0; k < selection->count; k++)
+        if (selection->column[k] >= RESULT_PHASES)
+            return false;
+    char text[COLLCALC_EXPLAIN_MAX];
+    rows_begin(out, format, lead, lead_value);
+    for (size_t k = 0; k < selection->count; k++) {
+        result_field field = (result_field)selection->column[k];
+        record_value value = result_value(view, field, text, sizeof text);
+        rows_field(out, format, &RESULT_SCHEMA.columns[field], &value);
+    }
+    rows_end(out, format);
+    return true;
 }
 
 size_t report_fastest_in_nccl(const collcalc_result *results, size_t count)

@@ -10,6 +10,7 @@
 #include "collcalc/model.h"
 #include "context.h"
 #include "record.h"
+#include "rows.h"
 
 /* The cluster options of argv applied to a spec (on top of what it holds).
  * Returns 0 or a usage error's exit code. */
@@ -86,10 +87,61 @@ extern const record_schema PHASE_SCHEMA;
 /* The schema of a collective command's results ("results"). */
 extern const record_schema RESULT_SCHEMA;
 
+/* RESULT_SCHEMA's columns, in its order (tests/unit/test_cli_batch.c
+ * checks the names). */
+typedef enum {
+    RESULT_SIZE_BYTES = 0,
+    RESULT_OP,
+    RESULT_ALGORITHM,
+    RESULT_FASTEST,
+    RESULT_IN_NCCL,
+    RESULT_GPUS,
+    RESULT_NODES,
+    RESULT_BW_BASIS,
+    RESULT_STEPS,
+    RESULT_BYTES_SENT_PER_GPU,
+    RESULT_BYTES_RECEIVED_PER_GPU,
+    RESULT_OTHERS_DIFFER,
+    RESULT_BYTES_SENT_OTHER_GPU,
+    RESULT_BYTES_RECEIVED_OTHER_GPU,
+    RESULT_LATENCY_US,
+    RESULT_BANDWIDTH_US,
+    RESULT_TIME_US,
+    RESULT_ALGBW_GBPS,
+    RESULT_BUSBW_FACTOR,
+    RESULT_BUSBW_GBPS,
+    RESULT_DOMINANT,
+    RESULT_LAYERS,
+    RESULT_PER_LAYER,
+    RESULT_TOTAL_LATENCY_US,
+    RESULT_TOTAL_BANDWIDTH_US,
+    RESULT_TOTAL_TIME_US,
+    RESULT_NOTE,
+    RESULT_PHASES,
+    RESULT_FIELD_COUNT
+} result_field;
+
+/* One result as the result columns read it. */
+typedef struct {
+    const collcalc_query *query;
+    const collcalc_result *result;
+    collcalc_bw_basis basis;
+    long layers, per_layer;
+    bool fastest;
+} result_view;
+
 /* Adds one result as a row of a set whose schema holds the result columns
  * (RESULT_SCHEMA or a command's superset). */
 void report_result_row(record_set *set, const collcalc_query *query, const collcalc_result *r,
                        collcalc_bw_basis basis, long layers, long per_layer, bool fastest);
+
+/* The same result straight into rows: the selected RESULT_SCHEMA columns
+ * after lead, as CSV or a JSON line, with no document (batch). False, with
+ * nothing written, when the selection holds the phases (a nested list:
+ * those rows go through a document). */
+bool report_result_write(row_buffer *out, output_format format,
+                         const column_selection *selection, const result_view *view,
+                         const char *lead, long long lead_value);
 
 /* Two-line header of a collective query for people. */
 void report_header(document *doc, const collcalc_query *query, collcalc_bw_basis basis);

@@ -361,3 +361,41 @@ long rows_write(row_buffer *buffer, const document *doc, output_format format, c
     }
     return buffer->failed ? -1 : rows;
 }
+
+void rows_begin(row_buffer *buffer, output_format format, const char *lead, long long lead_value)
+{
+    if (format == FORMAT_CSV) {
+        put_integer(buffer, lead_value);
+        return;
+    }
+    number_cache none;
+    const json_style plain = {"\"", 1, &none};
+    put_char(buffer, '{');
+    json_text(buffer, &plain, lead);
+    put_char(buffer, ':');
+    put_integer(buffer, lead_value);
+}
+
+void rows_field(row_buffer *buffer, output_format format, const record_column *column,
+                const record_value *value)
+{
+    number_cache cache; /* one value: nothing to reuse */
+    memset(cache.length, 0, sizeof cache.length);
+    put_char(buffer, ',');
+    if (format == FORMAT_CSV) {
+        const json_style in_csv = {"\"\"", 2, &cache};
+        csv_value(buffer, &in_csv, column->kind, value);
+        return;
+    }
+    const json_style plain = {"\"", 1, &cache};
+    json_text(buffer, &plain, column->name);
+    put_char(buffer, ':');
+    json_value(buffer, &plain, column->kind, value);
+}
+
+void rows_end(row_buffer *buffer, output_format format)
+{
+    if (format != FORMAT_CSV)
+        put_char(buffer, '}');
+    put_char(buffer, '\n');
+}

@@ -42,4 +42,13 @@ void rows_csv_header(row_buffer *buffer, const char *lead, const record_schema *
 long rows_write(row_buffer *buffer, const document *doc, output_format format, const char *lead,
                 long long lead_value);
 
+/* One row written field by field, for a command that has the values
+ * without a document (batch's direct path): the same texts rows_write
+ * prints. CSV: lead_value, then ",value" per field; JSON: {"lead":N, then
+ * ,"name":value per field. */
+void rows_begin(row_buffer *buffer, output_format format, const char *lead, long long lead_value);
+void rows_field(row_buffer *buffer, output_format format, const record_column *column,
+                const record_value *value);
+void rows_end(row_buffer *buffer, output_format format);
+
 #endif

@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include "batch_lines.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,32 +250,41 @@ static void kept_plans_answer_as_the_whole_path(void **unused)
 static void columns_select(void **unused)
 {
     (void)unused;
+    /* Lines 2, 4 and 5 differ from an earlier one only in --size: they are
+     * answered from its plan, straight into rows. */
     const char *input = "allreduce --size 1MB --gpus 8 --link nvlink5\n"
+                        "allreduce --size 3GB --gpus 8 --link nvlink5\n"
                         "allreduce --size 64MB --gpus 16 --gpus-per-node 8 --intra nvlink4 "
-                        "--inter ib-ndr\n";
+                        "--inter ib-ndr\n"
+                        "allreduce --size 5 --gpus 16 --gpus-per-node 8 --intra nvlink4 "
+                        "--inter ib-ndr\n"
+                        "allreduce --size 7KiB --gpus 8 --link nvlink5\n";
     test_cli_run full = batch(input, "");
-    test_cli_run some = batch(input, "--columns busbw_GBps,algorithm,time_us");
+    test_cli_run some = batch(input, "--columns busbw_GBps,algorithm,time_us,fastest");
     assert_int_equal(full.exit_code, 0);
     assert_int_equal(some.exit_code, 0);
     assert_int_equal(count_lines(some.out), count_lines(full.out));
     /* Pick the columns out of the full CSV (no field of these has a comma
      * or quote before the phases column). */
-    const char *header = "line,busbw_GBps,algorithm,time_us\n";
+    const char *header = "line,busbw_GBps,algorithm,time_us,fastest\n";
     assert_true(strncmp(some.out, header, strlen(header)) == 0);
-    int want[3] = {-1, -1, -1};
+    int want[4] = {-1, -1, -1, -1};
     {
-        const char *names[3] = {"busbw_GBps", "algorithm", "time_us"};
+        const char *names[4] = {"busbw_GBps", "algorithm", "time_us", "fastest"};
         int column = 0;
         for (const char *at = full.out; *at != '\n'; column++) {
             size_t n = strcspn(at, ",\n");
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 4; k++)
                 if (strlen(names[k]) == n && strncmp(at, names[k], n) == 0)
                     want[k] = column;
             at += n + (at[n] == ',');
         }
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         assert_true(want[k] > 0);
+    int last = want[0];
+    for (int k = 1; k < 4; k++)
+        last = want[k] > last ? want[k] : last;
     const char *row = strchr(full.out, '\n') + 1, *got = strchr(some.out, '\n') + 1;
     while (*row != '\0') {
         char fields[32][64], expected[256];
@@ -283,17 +293,18 @@ static void columns_select(void **unused)
         while (column < 32 && *at != '\n') {
             size_t n = strcspn(at, ",\n");
             snprintf(fields[column++], sizeof fields[0], "%.*s", (int)(n < 63 ? n : 63), at);
-            if (at[n] != ',' || n == 0 || column > want[0] + 3)
+            if (at[n] != ',' || column > last)
                 break;
             at += n + 1;
         }
-        snprintf(expected, sizeof expected, "%s,%s,%s,%s\n", fields[0], fields[want[0]],
-                 fields[want[1]], fields[want[2]]);
+        snprintf(expected, sizeof expected, "%s,%s,%s,%s,%s\n", fields[0], fields[want[0]],
+                 fields[want[1]], fields[want[2]], fields[want[3]]);
         assert_true(strncmp(got, expected, strlen(expected)) == 0);
         got += strlen(expected);
         row = strchr(row, '\n') + 1;
     }
     assert_string_equal(got, "");
+    assert_true(count_lines(some.out) > 6); /* every algorithm: several rows per line */
     test_cli_run_free(&full);
     test_cli_run_free(&some);
 
@@ -334,6 +345,36 @@ static void columns_select(void **unused)
     test_cli_run_free(&nccl);
 }
 
+/* The field enum the direct row path indexes by is RESULT_SCHEMA's order. */
+static void result_fields_are_the_schema(void **unused)
+{
+    (void)unused;
+    static const struct {
+        result_field field;
+        const char *name;
+    } FIELDS[] = {
+        {RESULT_SIZE_BYTES, "size_bytes"}, {RESULT_OP, "op"}, {RESULT_ALGORITHM, "algorithm"},
+        {RESULT_FASTEST, "fastest"}, {RESULT_IN_NCCL, "in_nccl"}, {RESULT_GPUS, "gpus"},
+        {RESULT_NODES, "nodes"}, {RESULT_BW_BASIS, "bw_basis"}, {RESULT_STEPS, "steps"},
+        {RESULT_BYTES_SENT_PER_GPU, "bytes_sent_per_gpu"},
+        {RESULT_BYTES_RECEIVED_PER_GPU, "bytes_received_per_gpu"},
+        {RESULT_OTHERS_DIFFER, "others_differ"},
+        {RESULT_BYTES_SENT_OTHER_GPU, "bytes_sent_other_gpu"},
+        {RESULT_BYTES_RECEIVED_OTHER_GPU, "bytes_received_other_gpu"},
+        {RESULT_LATENCY_US, "latency_us"}, {RESULT_BANDWIDTH_US, "bandwidth_us"},
+        {RESULT_TIME_US, "time_us"}, {RESULT_ALGBW_GBPS, "algbw_GBps"},
+        {RESULT_BUSBW_FACTOR, "busbw_factor"}, {RESULT_BUSBW_GBPS, "busbw_GBps"},
+        {RESULT_DOMINANT, "dominant"}, {RESULT_LAYERS, "layers"},
+        {RESULT_PER_LAYER, "per_layer"}, {RESULT_TOTAL_LATENCY_US, "total_latency_us"},
+        {RESULT_TOTAL_BANDWIDTH_US, "total_bandwidth_us"},
+        {RESULT_TOTAL_TIME_US, "total_time_us"}, {RESULT_NOTE, "note"},
+        {RESULT_PHASES, "phases"}};
+    assert_int_equal(RESULT_SCHEMA.column_count, RESULT_FIELD_COUNT);
+    assert_int_equal(sizeof FIELDS / sizeof FIELDS[0], RESULT_FIELD_COUNT);
+    for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++)
+        assert_string_equal(RESULT_SCHEMA.columns[FIELDS[i].field].name, FIELDS[i].name);
+}
+
 static void splitters(void **unused)
 {
     (void)unused;
@@ -368,6 +409,7 @@ int main(void)
         cmocka_unit_test(csv_input),                  cmocka_unit_test(hostile_lines),
         cmocka_unit_test(rows_match_the_single_command), cmocka_unit_test(splitters),
         cmocka_unit_test(kept_plans_answer_as_the_whole_path), cmocka_unit_test(columns_select),
+        cmocka_unit_test(result_fields_are_the_schema),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
