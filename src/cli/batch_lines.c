@@ -139,10 +139,46 @@ bool batch_is_blank(const char *text, size_t length)
     return i == length || text[i] == '#';
 }
 
-int batch_split_words(char *text, size_t length, char **words, size_t *lengths, int max,
-                      const char **error)
+/* The bytes that end the plain part of a word: blanks and quotes. */
+static const bool WORD_STOP[256] = {[' '] = true, ['\t'] = true, ['\''] = true, ['"'] = true};
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The bytes of x equal to c, as their high bits (exact for the lowest one). */
+static uint64_t bytes_equal(uint64_t x, unsigned char c)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t v = x ^ (ones * c);
+    return (v - ones) & ~v & (ones << 7);
+}
+#define EIGHT_AT_A_TIME 1
+#endif
+
+/* The first byte at or after i that ends the plain part of a word (a blank
+ * or a quote), or length: eight bytes at a time where the machine allows. */
+static size_t plain_end(const char *text, size_t i, size_t length)
+{
+#ifdef EIGHT_AT_A_TIME
+    for (; i + 8 <= length; i += 8) {
+        uint64_t x;
+        memcpy(&x, text + i, 8);
+        uint64_t hit = bytes_equal(x, ' ') | bytes_equal(x, '\t') | bytes_equal(x, '\'') |
+                       bytes_equal(x, '"');
+        if (hit != 0)
+            return i + (size_t)__builtin_ctzll(hit) / 8;
+    }
+#endif
+    while (i < length && !WORD_STOP[(unsigned char)text[i]])
+        i++;
+    return i;
+}
+
+int batch_split_words(char *text, size_t length, char **words, size_t *lengths, bool *quoted,
+                      int max, const char **error)
 {
     int count = 0;
+    if (quoted != NULL)
+        *quoted = false;
     size_t i = 0;
     for (;;) {
         while (i < length && (text[i] == ' ' || text[i] == '\t'))
@@ -155,13 +191,13 @@ int batch_split_words(char *text, size_t length, char **words, size_t *lengths, 
         }
         char *start = text + i;
         /* Most words have no quote: they stay where they are. */
-        while (i < length && text[i] != ' ' && text[i] != '\t' && text[i] != '\'' &&
-               text[i] != '"')
-            i++;
+        i = plain_end(text, i, length);
         char *out = text + i;
         while (i < length && text[i] != ' ' && text[i] != '\t') {
             char c = text[i];
             if (c == '\'' || c == '"') {
+                if (quoted != NULL)
+                    *quoted = true;
                 char *close = memchr(text + i + 1, c, length - i - 1);
                 if (close == NULL) {
                     *error = "a quote is not closed";

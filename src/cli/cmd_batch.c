@@ -29,7 +29,6 @@ enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
  * take the single command's whole path. */
 enum { PLAN_SETS = 1024, PLAN_WAYS = 4, PLAN_KEY_MAX = 256 };
 typedef struct {
-    uint64_t hash;
     size_t key_length; /* 0: empty slot */
     char key[PLAN_KEY_MAX];
     const command_spec *spec;
@@ -55,7 +54,9 @@ typedef struct {
     FILE *capture;               /* a line's own error message lands here */
     document *doc;               /* reused for every line (doc_reset) */
     plan_slot *plans;            /* PLAN_SETS x PLAN_WAYS */
+    uint64_t tags[PLAN_SETS][PLAN_WAYS]; /* the slots' hashes: looked up without touching them */
     unsigned char next_way[PLAN_SETS]; /* the way a set replaces next */
+    bool line_args_set; /* line->args hold the last parsed line's options */
     /* --columns, parsed for each model's results (ok: the list names
      * columns of that schema; else why not) */
     const char *columns_text;
@@ -121,14 +122,26 @@ static const char *refused_in_line(option_id id)
     }
 }
 
+static void key_append(plan_key *key, const char *bytes, size_t n)
+{
+    memcpy(key->text + key->length, bytes, n);
+    key->length += n;
+}
+
 /* The key of a query line, or size_word 0 when the line cannot use a plan:
  * --size must be written once, as "--size VALUE" with a value that is not
- * an option, and the words must fit the key. */
-static void make_key(plan_key *key, int argc, char **argv, const size_t *lengths)
+ * an option, and the words must fit the key. A line split in place without
+ * quotes (in_place) is keyed by its text from the first word to the end of
+ * the last, the size value cut out: its words are that text's runs between
+ * NUL bytes and blanks. Other lines (CSV rows) join their words with NUL
+ * bytes. The first byte says which. */
+static void make_key(plan_key *key, int argc, char **argv, const size_t *lengths, bool in_place)
 {
     key->size_word = 0;
     key->length = 0;
-    size_t total = 0;
+    if (argc < 3) /* a command, --size and its value at least */
+        return;
+    size_t total = 1;
     for (int i = 0; i < argc; i++) {
         const char *word = argv[i];
         total += lengths[i] + 1;
@@ -141,26 +154,34 @@ static void make_key(plan_key *key, int argc, char **argv, const size_t *lengths
             key->size_word = i + 1;
         }
     }
+    const char *first = argv[0], *size = argv[key->size_word];
+    const char *last_end = argv[argc - 1] + lengths[argc - 1];
+    if (in_place)
+        total = 1 + (size_t)(last_end - first);
     if (key->size_word == 0 || total > sizeof key->text) {
         key->size_word = 0;
         return;
     }
-    size_t at = 0;
-    for (int i = 0; i < argc; i++) {
-        size_t n = i == key->size_word ? 0 : lengths[i];
-        memcpy(key->text + at, argv[i], n);
-        key->text[at + n] = '\0';
-        at += n + 1;
+    if (in_place) {
+        key_append(key, "R", 1);
+        key_append(key, first, (size_t)(size - first));
+        key_append(key, size + lengths[key->size_word], (size_t)(last_end - size) -
+                                                            lengths[key->size_word]);
+    } else {
+        key_append(key, "W", 1);
+        for (int i = 0; i < argc; i++) {
+            key_append(key, argv[i], i == key->size_word ? 0 : lengths[i]);
+            key_append(key, "", 1);
+        }
     }
     /* Eight bytes at a time (the tail padded with zeros). */
-    uint64_t hash = 0x9E3779B97F4A7C15ull ^ at;
-    for (size_t k = 0; k < at; k += 8) {
+    uint64_t hash = 0x9E3779B97F4A7C15ull ^ key->length;
+    for (size_t k = 0; k < key->length; k += 8) {
         uint64_t chunk = 0;
-        memcpy(&chunk, key->text + k, at - k < 8 ? at - k : 8);
+        memcpy(&chunk, key->text + k, key->length - k < 8 ? key->length - k : 8);
         hash = (hash ^ chunk) * 0xFF51AFD7ED558CCDull;
         hash ^= hash >> 29;
     }
-    key->length = at;
     key->hash = hash;
 }
 
@@ -174,11 +195,13 @@ static const plan_slot *find_plan(const batch_state *s, const plan_key *key)
 {
     if (key->size_word == 0)
         return NULL;
-    const plan_slot *ways = &s->plans[set_of(key) * PLAN_WAYS];
-    for (int w = 0; w < PLAN_WAYS; w++)
-        if (ways[w].key_length == key->length && ways[w].hash == key->hash &&
-            memcmp(ways[w].key, key->text, key->length) == 0)
-            return &ways[w];
+    size_t set = set_of(key);
+    for (int w = 0; w < PLAN_WAYS; w++) {
+        const plan_slot *slot = &s->plans[set * PLAN_WAYS + (size_t)w];
+        if (s->tags[set][w] == key->hash && slot->key_length == key->length &&
+            memcmp(slot->key, key->text, key->length) == 0)
+            return slot;
+    }
     return NULL;
 }
 
@@ -193,10 +216,10 @@ static void keep_plan(batch_state *s, const plan_key *key, char **argv,
         return;
     size_t set = set_of(key);
     plan_slot *slot = &s->plans[set * PLAN_WAYS + s->next_way[set]];
+    s->tags[set][s->next_way[set]] = key->hash;
     s->next_way[set] = (unsigned char)((s->next_way[set] + 1) % PLAN_WAYS);
     memcpy(slot->key, key->text, key->length);
     slot->key_length = key->length;
-    slot->hash = key->hash;
     slot->spec = spec;
     slot->plan = *plan;
 }
@@ -258,7 +281,10 @@ static bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot
     line->spec = slot->spec;
     line->name = slot->spec->name;
     line->warning_count = 0;
-    memset(line->args.count, 0, sizeof line->args.count); /* --quiet and the like: not given */
+    if (s->line_args_set) { /* this line gave no option to read: --quiet and the like */
+        memset(line->args.count, 0, sizeof line->args.count);
+        s->line_args_set = false;
+    }
     /* Selected columns of alpha-beta results go straight into rows. */
     if (!slot->plan.nccl && s->columns_text != NULL && s->selection_ok[0] &&
         (s->format == FORMAT_JSONL || s->schema == &RESULT_SCHEMA)) {
@@ -280,10 +306,11 @@ static bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot
 }
 
 /* One query: words[0] the command, the rest its options. */
-static void run_query(batch_state *s, long line_no, int argc, char **argv, const size_t *lengths)
+static void run_query(batch_state *s, long line_no, int argc, char **argv, const size_t *lengths,
+                      bool in_place)
 {
     plan_key key;
-    make_key(&key, argc, argv, lengths);
+    make_key(&key, argc, argv, lengths, in_place);
     const plan_slot *kept = find_plan(s, &key);
     if (kept != NULL && answer_from_plan(s, line_no, kept, argv[key.size_word]))
         return;
@@ -304,6 +331,7 @@ static void run_query(batch_state *s, long line_no, int argc, char **argv, const
     line->name = spec->name;
     line->warning_count = 0;
     parse_error error;
+    s->line_args_set = true;
     if (!options_parse(s->accepted, argc, argv, &line->args, &error)) {
         cli_usage_error(line, NULL, "%s", error.message);
         relay(s, line_no);
@@ -458,7 +486,7 @@ static void run_csv_row(batch_state *s, long line_no, char *text, size_t length)
     size_t lengths[ARGS_MAX];
     for (int i = 0; i < argc; i++)
         lengths[i] = strlen(argv[i]);
-    run_query(s, line_no, argc, argv, lengths);
+    run_query(s, line_no, argc, argv, lengths, false);
 }
 
 static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
@@ -493,12 +521,14 @@ static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
             char *words[BATCH_WORDS_MAX + 1];
             const char *error = NULL;
             size_t lengths[BATCH_WORDS_MAX];
-            int n = batch_split_words(text, length, words, lengths, BATCH_WORDS_MAX, &error);
+            bool quoted = false;
+            int n = batch_split_words(text, length, words, lengths, &quoted, BATCH_WORDS_MAX,
+                                      &error);
             if (n < 0)
                 line_error(s, line_no, "%s", error);
             else {
                 words[n] = NULL;
-                run_query(s, line_no, n, words, lengths);
+                run_query(s, line_no, n, words, lengths, !quoted);
             }
         }
         if (fail_fast && s->failed > failed_before)

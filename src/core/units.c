@@ -164,6 +164,9 @@ static bool looks_like_exponent(const char *text)
 static collcalc_status check_quantity_start(const char *text, const char *kind,
                                             const char *example, collcalc_diag *diag)
 {
+    if (is_digit(text[0]) && !(text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) &&
+        !contains_space(text))
+        return COLLCALC_OK; /* the usual case, decided at once */
     if (text[0] == '\0')
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "invalid %s: the text is empty; expected e.g. %s", kind,
@@ -207,8 +210,10 @@ static int longest_unit(const char *text, const char *const *names, size_t count
  * compared first: batch parses sizes by the million). */
 static int exact_unit(const char *text, const char *const *names, size_t count)
 {
+    size_t length = strlen(text);
     for (size_t i = 0; i < count; i++)
-        if (names[i][0] == text[0] && strcmp(names[i], text) == 0)
+        if (names[i][0] == text[0] && strncmp(names[i], text, length) == 0 &&
+            names[i][length] == '\0')
             return (int)i;
     return -1;
 }

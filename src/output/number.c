@@ -38,24 +38,28 @@ static const char DIGIT_PAIRS[] = "000102030405060708091011121314151617181920212
                                   "50515253545556575859606162636465666768697071727374"
                                   "75767778798081828384858687888990919293949596979899";
 
+/* The decimal digits of value at out (no NUL); returns their count. */
 static size_t put_u64(char *out, uint64_t value)
 {
-    char digits[20];
-    size_t at = sizeof digits;
+    /* The digit count from the bit length (1233/4096 ~ log10(2)), then
+     * one comparison. */
+    unsigned bits = 64u - (unsigned)__builtin_clzll(value | 1);
+    size_t count = (size_t)((bits * 1233u) >> 12);
+    count += count < 20 && value >= POW10[count];
+    if (count == 0)
+        count = 1;
+    size_t at = count;
     while (value >= 100) {
         unsigned pair = (unsigned)(value % 100);
         value /= 100;
         at -= 2;
-        memcpy(digits + at, DIGIT_PAIRS + 2 * pair, 2);
+        memcpy(out + at, DIGIT_PAIRS + 2 * pair, 2);
     }
-    if (value >= 10) {
-        at -= 2;
-        memcpy(digits + at, DIGIT_PAIRS + 2 * value, 2);
-    } else {
-        digits[--at] = (char)('0' + value);
-    }
-    memcpy(out, digits + at, sizeof digits - at);
-    return sizeof digits - at;
+    if (value >= 10)
+        memcpy(out, DIGIT_PAIRS + 2 * value, 2);
+    else
+        out[0] = (char)('0' + value);
+    return count;
 }
 
 size_t number_format_reference(char *buffer, size_t size, double value)
@@ -166,17 +170,16 @@ static size_t put_g(char *out, bool negative, uint64_t n, int p, int k)
 
 size_t number_format(char *buffer, size_t size, double value)
 {
-    char text[40];
+    char *text = buffer; /* written in place: size >= NUMBER_TEXT_MAX */
     size_t length = 0;
     double magnitude = fabs(value);
-    if (!(magnitude >= 1e-6 && magnitude < 9007199254740992.0) || size < sizeof text)
+    if (!(magnitude >= 1e-6 && magnitude < 9007199254740992.0) || size < NUMBER_TEXT_MAX)
         return number_format_reference(buffer, size, value);
     bool negative = value < 0;
     if ((double)(uint64_t)magnitude == magnitude) {
         if (negative)
             text[length++] = '-';
         length += put_u64(text + length, (uint64_t)magnitude);
-        memcpy(buffer, text, length);
         buffer[length] = '\0';
         return length;
     }
@@ -248,7 +251,6 @@ size_t number_format(char *buffer, size_t size, double value)
             kk++;
         }
         length = put_g(text, negative, n, p, kk);
-        memcpy(buffer, text, length);
         buffer[length] = '\0';
         return length;
     }

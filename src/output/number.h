@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Room that always holds a number's text and its NUL. */
+#define NUMBER_TEXT_MAX 40
+
 /* Writes the text (NUL-terminated, at most size bytes) and returns its
  * length. Integer arithmetic for the usual magnitudes; the reference loop
  * otherwise. */

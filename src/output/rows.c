@@ -100,11 +100,12 @@ static void put_integer(row_buffer *b, long long value)
 
 /* A row repeats values (time_us and total_time_us; phase after phase):
  * recent texts are kept in a small direct-mapped table keyed by the bits of
- * the double. Whole numbers are cheap and not kept. */
+ * the double. Whole numbers are cheap and not kept. No table (NULL): the
+ * text goes straight into the buffer. */
 enum { CACHED = 32 };
 typedef struct {
     uint64_t bits[CACHED];
-    char text[CACHED][40];
+    char text[CACHED][NUMBER_TEXT_MAX];
     unsigned char length[CACHED];
 } number_cache;
 
@@ -113,6 +114,11 @@ static void put_number(row_buffer *b, number_cache *cache, double value)
     if (value > -9007199254740992.0 && value < 9007199254740992.0 &&
         (double)(long long)value == value) { /* -0 prints "0" either way */
         put_integer(b, (long long)value);
+        return;
+    }
+    if (cache == NULL) { /* straight into the buffer */
+        if (reserve(b, NUMBER_TEXT_MAX))
+            b->used += number_format(b->data + b->used, NUMBER_TEXT_MAX, value);
         return;
     }
     uint64_t bits;
@@ -368,8 +374,7 @@ void rows_begin(row_buffer *buffer, output_format format, const char *lead, long
         put_integer(buffer, lead_value);
         return;
     }
-    number_cache none;
-    const json_style plain = {"\"", 1, &none};
+    const json_style plain = {"\"", 1, NULL};
     put_char(buffer, '{');
     json_text(buffer, &plain, lead);
     put_char(buffer, ':');
@@ -379,15 +384,13 @@ void rows_begin(row_buffer *buffer, output_format format, const char *lead, long
 void rows_field(row_buffer *buffer, output_format format, const record_column *column,
                 const record_value *value)
 {
-    number_cache cache; /* one value: nothing to reuse */
-    memset(cache.length, 0, sizeof cache.length);
     put_char(buffer, ',');
-    if (format == FORMAT_CSV) {
-        const json_style in_csv = {"\"\"", 2, &cache};
+    if (format == FORMAT_CSV) { /* one value: no number table to reuse */
+        const json_style in_csv = {"\"\"", 2, NULL};
         csv_value(buffer, &in_csv, column->kind, value);
         return;
     }
-    const json_style plain = {"\"", 1, &cache};
+    const json_style plain = {"\"", 1, NULL};
     json_text(buffer, &plain, column->name);
     put_char(buffer, ':');
     json_value(buffer, &plain, column->kind, value);

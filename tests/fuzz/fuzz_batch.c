@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *why;
     char reason[96];
     batch_check_text(copy, size, reason, sizeof reason);
-    batch_split_words(copy, size, words, NULL, BATCH_WORDS_MAX, &why);
+    batch_split_words(copy, size, words, NULL, NULL, BATCH_WORDS_MAX, &why);
     memcpy(copy, data, size);
     batch_split_csv(copy, size, words, BATCH_WORDS_MAX, &why);
     free(copy);
