@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
 # Benchmark of `collcalc batch` (issue 10), on one core:
 #   1. throughput: N ring all-reduce queries (sizes and GPU counts varied,
-#      nvlink5) through `collcalc batch` with CSV and with JSONL output,
-#      against an equivalent mawk script that only computes the ring formula
-#      2(n-1)/n x size / bw + 2(n-1) x alpha per line (awk if mawk is
-#      missing; the script says which); prints queries/s and the ratio;
+#      nvlink5) through `collcalc batch`, against an equivalent mawk script
+#      that only computes the ring formula 2(n-1)/n x size / bw + 2(n-1) x
+#      alpha per line and prints the line number and the time (awk if mawk
+#      is missing; the script says which). The equivalent batch run prints
+#      the same two columns (--columns time_us: line, time_us); the full
+#      rows (the single command's 28 columns, phases included) and JSON
+#      lines are measured too. Prints queries per CPU second and the ratio;
 #   2. cold start: `collcalc allreduce --size 100MB --gpus 8 --link nvlink5`
-#      run R times against a minimal C program (puts("x")), and the ratio;
+#      against a minimal C program (puts("x")), R runs each, interleaved
+#      (one of each in turn, so a drift of the machine hits both): the
+#      median wall time of each and their ratio; `collcalc --version` too;
 #   3. memory: M lines (default 10 million) streamed through batch, max RSS.
 # Usage: bench/batch.sh [COLLCALC] [N] [M]
 #   COLLCALC  the binary (default: build/collcalc; a Release or
 #             RelWithDebInfo build), N default 2000000, M default 10000000.
-#   PERF=1 bench/batch.sh ... also records a perf profile of the CSV run and
-#   prints the top symbols.
+#   RUNS=R    cold-start runs of each program (default 500).
+#   PERF=1 bench/batch.sh ... also records a perf profile of the equivalent
+#   run and prints the top symbols.
 # Needs a C compiler (cc) for the timing harness; output goes to /dev/null.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 collcalc=${1:-$here/../build/collcalc}
 n=${2:-2000000}
 m=${3:-10000000}
-runs=${RUNS:-200}
+runs=${RUNS:-500}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -29,52 +35,98 @@ if ! command -v mawk >/dev/null 2>&1; then
   echo "note: mawk not found (Debian: apt-get install mawk); using $(command -v awk)"
 fi
 
-# The harness: runs a command TIMES times (stdin as given, stdout and
-# stderr to /dev/null; any exit but 0 fails the benchmark), prints wall, user, system seconds and max RSS (KiB) from
-# wait4's rusage.
-cat >"$work/stats.c" <<'EOF'
+# The harness. "stats TIMES CMD..." runs a command TIMES times (stdin as
+# given, stdout and stderr to /dev/null; any exit but 0 fails the
+# benchmark) and prints wall, user, system seconds and max RSS (KiB) from
+# wait4's rusage. "stats -alt TIMES A... -- B..." runs A and B in turn,
+# TIMES times each, and prints the median wall milliseconds of A, of B,
+# and A/B.
+cat >"$work/stats.c" <<'HARNESS'
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
-int main(int argc, char **argv)
+static double seconds(void)
 {
-    if (argc < 3) return 2;
-    int times = atoi(argv[1]);
-    struct timespec a, b;
-    struct rusage total = {0}, usage;
-    long max_rss = 0;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    for (int i = 0; i < times; i++) {
-        pid_t pid = fork();
-        if (pid == 0) { /* the command's stdout goes to /dev/null */
-            int null = open("/dev/null", O_WRONLY);
-            dup2(null, 1);
-            dup2(null, 2);
-            execvp(argv[2], argv + 2);
-            _exit(127);
-        }
-        int status;
-        if (wait4(pid, &status, 0, &usage) < 0) return 1;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            fprintf(stderr, "stats: %s failed (status %d)\n", argv[2], status);
-            return 1;
-        }
-        total.ru_utime.tv_sec += usage.ru_utime.tv_sec; total.ru_utime.tv_usec += usage.ru_utime.tv_usec;
-        total.ru_stime.tv_sec += usage.ru_stime.tv_sec; total.ru_stime.tv_usec += usage.ru_stime.tv_usec;
-        if (usage.ru_maxrss > max_rss) max_rss = usage.ru_maxrss;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+static int run(char **argv, struct rusage *usage)
+{
+    pid_t pid = fork();
+    if (pid == 0) { /* the command's stdout goes to /dev/null */
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execvp(argv[0], argv);
+        _exit(127);
     }
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    double wall = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
-    printf("%.6f %.6f %.6f %ld\n", wall, total.ru_utime.tv_sec + total.ru_utime.tv_usec * 1e-6,
-           total.ru_stime.tv_sec + total.ru_stime.tv_usec * 1e-6, max_rss);
+    int status;
+    if (wait4(pid, &status, 0, usage) < 0)
+        return -1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "stats: %s failed (status %d)\n", argv[0], status);
+        return -1;
+    }
     return 0;
 }
-EOF
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+int main(int argc, char **argv)
+{
+    struct rusage usage;
+    if (argc >= 5 && strcmp(argv[1], "-alt") == 0) {
+        int times = atoi(argv[2]), split = 3;
+        while (split < argc && strcmp(argv[split], "--") != 0)
+            split++;
+        if (times < 1 || split >= argc - 1)
+            return 2;
+        argv[split] = NULL;
+        double *a = malloc(sizeof *a * (size_t)times), *b = malloc(sizeof *b * (size_t)times);
+        if (a == NULL || b == NULL)
+            return 1;
+        for (int i = 0; i < times; i++) {
+            double t0 = seconds();
+            if (run(argv + 3, &usage) != 0)
+                return 1;
+            double t1 = seconds();
+            if (run(argv + split + 1, &usage) != 0)
+                return 1;
+            a[i] = t1 - t0;
+            b[i] = seconds() - t1;
+        }
+        qsort(a, (size_t)times, sizeof *a, by_value);
+        qsort(b, (size_t)times, sizeof *b, by_value);
+        printf("%.3f %.3f %.2f\n", 1e3 * a[times / 2], 1e3 * b[times / 2],
+               a[times / 2] / b[times / 2]);
+        return 0;
+    }
+    if (argc < 3)
+        return 2;
+    int times = atoi(argv[1]);
+    double user = 0, sys = 0, start = seconds();
+    long max_rss = 0;
+    for (int i = 0; i < times; i++) {
+        if (run(argv + 2, &usage) != 0)
+            return 1;
+        user += (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec * 1e-6;
+        sys += (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec * 1e-6;
+        if (usage.ru_maxrss > max_rss)
+            max_rss = usage.ru_maxrss;
+    }
+    printf("%.6f %.6f %.6f %ld\n", seconds() - start, user, sys, max_rss);
+    return 0;
+}
+HARNESS
 printf '#include <stdio.h>\nint main(void){puts("x");return 0;}\n' >"$work/minimal.c"
 cc -O2 -o "$work/stats" "$work/stats.c"
 cc -O2 -o "$work/minimal" "$work/minimal.c"
@@ -95,7 +147,7 @@ gen "$n" >"$work/queries.txt"
 
 # The same formula in awk: parse the size, cost one ring on nvlink5 (900
 # GB/s per direction, alpha 2 us), print the line number and time in us.
-cat >"$work/ring.awk" <<'EOF'
+cat >"$work/ring.awk" <<'AWK'
 BEGIN {
   mult["kB"] = 1e3; mult["MB"] = 1e6; mult["GB"] = 1e9; mult["KiB"] = 1024;
   mult["MiB"] = 1048576; mult["GiB"] = 1073741824; bw = 900; alpha = 2;
@@ -106,42 +158,51 @@ BEGIN {
   size = s * f; p = $5;
   printf "%d,%.17g\n", NR, 2 * (p - 1) / p * size / (bw * 1e3) + 2 * (p - 1) * alpha;
 }
-EOF
+AWK
 
 measure() { # stdin file, command... -> "wall user sys rss"
   local input=$1
   shift
   "$work/stats" 1 "$@" <"$input"
 }
+qps() { # user sys -> queries per CPU second
+  echo "$n $1 $2" | "$awk_bin" '{ printf "%.0f", $1 / ($2 + $3) }'
+}
 
 echo "collcalc: $collcalc ($("$collcalc" --version))"
 echo "machine: $(uname -m), $(nproc) CPUs; collcalc and mawk are single-threaded: q/s = queries per CPU second (user + system)"
-pin="" # single-threaded, not pinned: a pinned core may be busy on a shared machine
 
-read -r wall user sys rss < <(measure "$work/queries.txt" $pin "$collcalc" batch -)
-csv_qps=$(echo "$n $user $sys" | "$awk_bin" '{ printf "%.0f", $1 / ($2 + $3) }')
-csv_wall_qps=$(echo "$n $wall" | "$awk_bin" '{ printf "%.0f", $1 / $2 }')
-read -r wall2 user2 sys2 rss2 < <(measure "$work/queries.txt" $pin "$collcalc" batch - --format jsonl)
-jsonl_qps=$(echo "$n $user2 $sys2" | "$awk_bin" '{ printf "%.0f", $1 / ($2 + $3) }')
-read -r wall3 user3 sys3 rss3 < <(measure "$work/queries.txt" $pin "$awk_bin" -f "$work/ring.awk")
-awk_qps=$(echo "$n $user3 $sys3" | "$awk_bin" '{ printf "%.0f", $1 / ($2 + $3) }')
-ratio=$(echo "$csv_qps $awk_qps" | "$awk_bin" '{ printf "%.2f", $1 / $2 }')
+read -r wall user sys rss < <(measure "$work/queries.txt" "$collcalc" batch - --columns time_us)
+same_qps=$(qps "$user" "$sys")
+read -r wall1 user1 sys1 rss1 < <(measure "$work/queries.txt" "$collcalc" batch -)
+csv_qps=$(qps "$user1" "$sys1")
+read -r wall2 user2 sys2 rss2 < <(measure "$work/queries.txt" "$collcalc" batch - --format jsonl)
+jsonl_qps=$(qps "$user2" "$sys2")
+read -r wall3 user3 sys3 rss3 < <(measure "$work/queries.txt" "$awk_bin" -f "$work/ring.awk")
+awk_qps=$(qps "$user3" "$sys3")
+ratio=$(echo "$same_qps $awk_qps" | "$awk_bin" '{ printf "%.2f", $1 / $2 }')
+ratio_full=$(echo "$csv_qps $awk_qps" | "$awk_bin" '{ printf "%.2f", $1 / $2 }')
+row_bytes=$(head -n 1000 "$work/queries.txt" | "$collcalc" batch - | tail -n 1000 | wc -c |
+  "$awk_bin" '{ printf "%.0f", $1 / 1000 }')
 printf 'throughput over %d ring all-reduce queries (queries per CPU second):\n' "$n"
-printf '  collcalc batch (CSV):   %12s q/s   (wall %.2f s, %s q/s wall)\n' "$csv_qps" "$wall" "$csv_wall_qps"
-printf '  collcalc batch (JSONL): %12s q/s   (wall %.2f s)\n' "$jsonl_qps" "$wall2"
-printf '  %s ring formula:      %12s q/s   (wall %.2f s)\n' "$awk_bin" "$awk_qps" "$wall3"
-printf '  ratio batch CSV / %s: %sx   (targets: >= 3,000,000 q/s and >= 6x)\n' "$awk_bin" "$ratio"
-printf '  output per query: %s bytes (CSV; the single command'"'"'s columns, phases included)\n' \
-  "$("$collcalc" batch - <"$work/queries.txt" 2>/dev/null | head -1001 | tail -1000 | wc -c | "$awk_bin" '{ printf "%.0f", $1 / 1000 }')"
+printf '  batch --columns time_us (line,time_us: what the %s script prints): %9s q/s (wall %.2f s)\n' \
+  "$awk_bin" "$same_qps" "$wall"
+printf '  batch, full CSV rows (%s bytes a query, phases included):          %9s q/s (wall %.2f s)\n' \
+  "$row_bytes" "$csv_qps" "$wall1"
+printf '  batch, full JSON lines:                                            %9s q/s (wall %.2f s)\n' \
+  "$jsonl_qps" "$wall2"
+printf '  %s, ring formula only:                                           %9s q/s (wall %.2f s)\n' \
+  "$awk_bin" "$awk_qps" "$wall3"
+printf '  ratio to %s: %sx with the same columns, %sx with full rows (targets: >= 3,000,000 q/s and >= 6x)\n' \
+  "$awk_bin" "$ratio" "$ratio_full"
 
 "$work/stats" 5 "$collcalc" allreduce --size 100MB --gpus 8 --link nvlink5 </dev/null >/dev/null # warm the page cache
-read -r cw cu cs crss < <("$work/stats" "$runs" "$collcalc" allreduce --size 100MB --gpus 8 --link nvlink5 </dev/null)
-read -r sw su ss srss < <("$work/stats" "$runs" "$work/minimal" </dev/null)
-cold=$(echo "$cw $sw" | "$awk_bin" '{ printf "%.2f", $1 / $2 }')
-cold_cpu=$(echo "$cu $cs $su $ss" | "$awk_bin" '{ printf "%.2f", ($1 + $2) / ($3 + $4) }')
-printf 'cold start, %d runs each: collcalc allreduce %.3f ms/run, minimal C program %.3f ms/run: %sx wall, %sx CPU (target <= 1.5x)\n' \
-  "$runs" "$(echo "$cw $runs" | "$awk_bin" '{ print 1000 * $1 / $2 }')" \
-  "$(echo "$sw $runs" | "$awk_bin" '{ print 1000 * $1 / $2 }')" "$cold" "$cold_cpu"
+read -r cold_ms minimal_ms cold < <("$work/stats" -alt "$runs" "$collcalc" allreduce --size 100MB \
+  --gpus 8 --link nvlink5 -- "$work/minimal" </dev/null)
+read -r version_ms version_minimal_ms version < <("$work/stats" -alt "$runs" "$collcalc" --version \
+  -- "$work/minimal" </dev/null)
+printf 'cold start, %d interleaved runs each, median wall: collcalc allreduce %s ms vs minimal C program %s ms: %sx (target <= 1.5x); collcalc --version %s ms vs %s ms: %sx\n' \
+  "$runs" "$cold_ms" "$minimal_ms" "$cold" "$version_ms" "$version_minimal_ms" "$version"
 
 gen "$m" >"$work/big.txt"
 read -r bw bu bs brss < <(measure "$work/big.txt" "$collcalc" batch -) # rows to /dev/null
@@ -150,7 +211,7 @@ printf 'memory: %d lines -> max RSS %d KiB (%d lines: %d KiB; wall %.1f s)\n' "$
 rm -f "$work/big.txt"
 
 if [ "${PERF:-0}" = 1 ] && command -v perf >/dev/null 2>&1; then
-  perf record -q -o "$work/perf.data" "$collcalc" batch "$work/queries.txt" >/dev/null 2>&1
+  perf record -q -o "$work/perf.data" "$collcalc" batch "$work/queries.txt" --columns time_us >/dev/null 2>&1
   perf report -i "$work/perf.data" --no-children --percent-limit 1.5 --stdio 2>/dev/null |
     grep -E '^ +[0-9]' | head -25
 fi

@@ -25,7 +25,7 @@ queries() {
 }
 
 echo "largest all-reduce within ${budget_us} us (H100 nodes, NVLink 4 + 8 x IB NDR per node):"
-queries | "$collcalc" batch --format jsonl |
+queries | "$collcalc" batch --format jsonl --columns gpus,size_bytes,algorithm,in_nccl,time_us |
   jq -rs --argjson budget "$budget_us" '
     map(select(.in_nccl))
     | group_by([.gpus, .size_bytes]) | map(min_by(.time_us))
