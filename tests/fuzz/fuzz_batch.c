@@ -4,6 +4,7 @@
  * every stderr line must carry the batch prefix. The line splitters also
  * run on the raw input. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *why;
     char reason[96];
     batch_check_text(copy, size, reason, sizeof reason);
-    batch_split_words(copy, size, words, NULL, NULL, BATCH_WORDS_MAX, &why);
+    size_t lengths[BATCH_WORDS_MAX];
+    bool quoted;
+    int n = batch_split_words(copy, size, words, lengths, &quoted, BATCH_WORDS_MAX, &why);
+    /* Without quotes every word is where it was, unchanged (batch keys its
+     * plans on that); with no NUL in the input each length is the word's. */
+    bool has_nul = memchr(data, 0, size) != NULL;
+    for (int i = 0; i < n; i++)
+        if ((!has_nul && strlen(words[i]) != lengths[i]) ||
+            (!quoted && memcmp(words[i], data + (words[i] - copy), lengths[i]) != 0))
+            abort();
     memcpy(copy, data, size);
     batch_split_csv(copy, size, words, BATCH_WORDS_MAX, &why);
     free(copy);
@@ -38,9 +48,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fwrite(data, 1, size, in);
     rewind(in);
     static char program[] = "collcalc", command[] = "batch", dash[] = "-", format[] = "--format",
-                jsonl[] = "jsonl";
-    char *argv[] = {program, command, dash, format, jsonl, NULL};
-    int argc = (size > 0 && (data[0] & 1)) ? 5 : 3; /* CSV or JSON lines out */
+                jsonl[] = "jsonl", columns[] = "--columns", some[] = "time_us,algorithm,note";
+    char *argv[8] = {program, command, dash};
+    int argc = 3;
+    if (size > 0 && (data[0] & 1)) { /* CSV or JSON lines out */
+        argv[argc++] = format;
+        argv[argc++] = jsonl;
+    }
+    if (size > 0 && (data[0] & 2)) { /* all columns, or a few (the direct row path) */
+        argv[argc++] = columns;
+        argv[argc++] = some;
+    }
+    argv[argc] = NULL;
     int code = collcalc_cli_main(argc, argv, in, out, err);
     if (code < 0 || code > 3)
         abort();
