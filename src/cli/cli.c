@@ -333,8 +333,8 @@ static const command_spec COMMANDS[] = {
      "meaning and its suffixes: -b 8 -e 1G is 8 bytes to 2^30 bytes.",
      SWEEP_GROUPS, SWEEP_EXAMPLES, -1},
     {"batch", cmd_batch, "many collective queries, one per line: a CSV row or JSON line each",
-     "[FILE|-] [--format csv|jsonl] [--columns LIST] [--fail-fast] [--links FILE]\n"
-     "[--platforms FILE]",
+     "[FILE|-] [--format csv|jsonl] [--columns LIST] [--fail-fast]\n"
+     "[FILE|-] ... [--links FILE] [--platforms FILE]",
      "Reads one collective query per line, written as on the command line\n"
      "(allreduce --size 100MB --gpus 8 --link nvlink5 --algo ring), or a CSV whose\n"
      "first line names the columns: op and option names (op,size,gpus,link,algo;\n"
@@ -347,9 +347,10 @@ static const command_spec COMMANDS[] = {
      "as 'collcalc batch: FILE:LINE: message' and the others still run (--fail-fast\n"
      "stops at it); the exit code is then 1. Lines over 64 KiB, NUL bytes and\n"
      "invalid UTF-8 are such errors. Tables load once; memory stays bounded.\n"
-     "--columns keeps only the named result columns (and 'line'), which is also\n"
-     "faster: a line that differs from a recent one only in --size reuses its\n"
-     "resolved cluster, and columns not printed are not computed.",
+     "--columns keeps only the named result columns after 'line': the fast way\n"
+     "through millions of lines, as columns not printed are not computed (a line\n"
+     "that differs from a recent one only in --size also reuses its resolved\n"
+     "cluster, whatever the columns).",
      BATCH_GROUPS, BATCH_EXAMPLES, -1},
     {"links", cmd_links, "the bandwidth hierarchy and the cliff between tiers",
      "[--bw-basis per-direction|headline] [--path A,B,...] [--platform NAME]",
