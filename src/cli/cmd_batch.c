@@ -149,8 +149,10 @@ static void make_key(plan_key *key, int argc, char **argv, const size_t *lengths
             continue;
         if (word[1] == 's' || (lengths[i] >= 6 && memcmp(word, "--size", 6) == 0)) {
             if (key->size_word != 0 || lengths[i] != 6 || word[1] != '-' || i + 1 >= argc ||
-                argv[i + 1][0] == '-' || argv[i + 1][0] == '\0')
+                argv[i + 1][0] == '-' || argv[i + 1][0] == '\0') {
+                key->size_word = 0; /* given twice, or spelled another way */
                 return;
+            }
             key->size_word = i + 1;
         }
     }
@@ -193,7 +195,7 @@ static size_t set_of(const plan_key *key)
 /* The plan kept for the key, or NULL. */
 static const plan_slot *find_plan(const batch_state *s, const plan_key *key)
 {
-    if (key->size_word == 0)
+    if (key->size_word == 0 || key->length == 0)
         return NULL;
     size_t set = set_of(key);
     for (int w = 0; w < PLAN_WAYS; w++) {

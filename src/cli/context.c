@@ -207,7 +207,7 @@ static void note_replaced(cli_context *ctx, const char *shown, const char *noun,
                  names);
 }
 
-/* The built-in tables are parsed once per process (tests, fuzzers and
+/* The built-in tables are loaded once per process (tests, fuzzers and
  * batch run many commands in one) and only when a command needs them;
  * they live until exit. A user's table is the command's own. */
 static collcalc_link_table *builtin_links;

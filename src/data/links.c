@@ -27,9 +27,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "json_check.h"
+#include "links_builtin.h"
 #include "names.h"
 #include "table.h"
 
@@ -218,10 +218,12 @@ collcalc_status collcalc_link_table_parse_named(const char *json_text, size_t js
     return parse_table(json_text, json_length, origin, out_table, diag);
 }
 
-collcalc_status collcalc_link_table_builtin(collcalc_link_table **out_table, collcalc_diag *diag)
+/* collcalc_link_table_builtin is in links_builtin.c: it needs the table
+ * tools/gen_links.c compiles with this loader, so the generator links this
+ * file without it. */
+collcalc_link_table *collcalc_link_table_from_entries(const collcalc_link *entries, size_t count)
 {
-    const char *json = collcalc_builtin_links_json();
-    return parse_table(json, strlen(json), "built-in data/links.json", out_table, diag);
+    return collcalc_table_from_entries(&link_table, entries, count);
 }
 
 void collcalc_link_table_free(collcalc_link_table *table)

@@ -287,7 +287,7 @@ static void columns_select(void **unused)
         last = want[k] > last ? want[k] : last;
     const char *row = strchr(full.out, '\n') + 1, *got = strchr(some.out, '\n') + 1;
     while (*row != '\0') {
-        char fields[32][64], expected[256];
+        char fields[32][64], expected[5 * 64 + 8];
         int column = 0;
         const char *at = row;
         while (column < 32 && *at != '\n') {
