@@ -219,7 +219,7 @@ collcalc_status collcalc_link_table_parse_named(const char *json_text, size_t js
 }
 
 /* collcalc_link_table_builtin is in links_builtin.c: it needs the table
- * tools/gen_links.c compiles with this loader, so the generator links this
+ * cmake/gen_links.c compiles with this loader, so the generator links this
  * file without it. */
 collcalc_link_table *collcalc_link_table_from_entries(const collcalc_link *entries, size_t count)
 {

@@ -1,7 +1,7 @@
 /* collcalc_link_table_builtin: a copy of the table compiled from
  * data/links.json at build time (links_builtin.h), so a start parses no JSON.
  * Compiled apart from the rest of the data layer (CMakeLists.txt,
- * collcalc_data_builtin): tools/gen_links.c links the loader without it. */
+ * collcalc_data_builtin): cmake/gen_links.c links the loader without it. */
 #include "collcalc/links.h"
 
 #include "links_builtin.h"

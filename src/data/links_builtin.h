@@ -1,4 +1,4 @@
-/* The built-in link table as compiled at build time: tools/gen_links.c loads
+/* The built-in link table as compiled at build time: cmake/gen_links.c loads
  * data/links.json with collcalc_link_table_parse and writes these entries
  * (generated/links_table.c in the build tree); links_builtin.c turns them into
  * the table collcalc_link_table_builtin returns, with no JSON parsing. */

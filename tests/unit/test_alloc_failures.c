@@ -138,7 +138,7 @@ static collcalc_status links_overlay(const void *arg, collcalc_diag *diag)
 static void test_link_tables(void **state)
 {
     (void)state;
-    /* The built-in table is compiled in (tools/gen_links.c): one copy.
+    /* The built-in table is compiled in (cmake/gen_links.c): one copy.
      * A parse of its text (test_links.c) has hundreds of points. */
     assert_int_equal(test_allocation_failure_loop("links builtin", links_builtin, NULL), 1);
     long overlay = test_allocation_failure_loop("links overlay", links_overlay, NULL);

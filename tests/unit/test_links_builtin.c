@@ -1,4 +1,4 @@
-/* Unit tests for the compiled built-in link table: tools/gen_links.c turns
+/* Unit tests for the compiled built-in link table: cmake/gen_links.c turns
  * data/links.json into a C array at build time and collcalc_link_table_builtin
  * (src/data/links_builtin.c) copies it. The copy must be exactly what
  * parsing collcalc_builtin_links_json() gives, field by field; the generator
@@ -74,7 +74,7 @@ static void expect_same_link(size_t i, const collcalc_link *got, const collcalc_
      * a field added to collcalc_link that the generator does not write. */
     if (memcmp(got, want, sizeof *got) != 0) {
         print_error("links[%zu]: the fields match but the bytes differ (a field of "
-                    "collcalc_link this test and tools/gen_links.c do not know?)\n", i);
+                    "collcalc_link this test and cmake/gen_links.c do not know?)\n", i);
         fail();
     }
 }

@@ -165,7 +165,7 @@ static int write_table(FILE *out, const collcalc_link_table *table, const char *
     /* origin is a file name: keep a stray comment end out of the comment. */
     for (const char *p = origin; *p != '\0'; p++)
         fputc(p[0] == '*' && p[1] == '/' ? '_' : *p, out);
-    fputs(" by tools/gen_links.c. Do not edit. */\n"
+    fputs(" by cmake/gen_links.c. Do not edit. */\n"
           "#include <stddef.h>\n\n"
           "#include \"collcalc/links.h\"\n\n",
           out);
