@@ -6,11 +6,11 @@
  * (collcalc_link_table_parse_named; ORIGIN names the file in its messages)
  * and writes OUTPUT, a C file defining
  *
- *   const collcalc_link SYMBOL[];        every entry, every field, in file order
- *   const size_t SYMBOL_count;
+ *   const collcalc_link_table SYMBOL;   every entry, every field, in file order
  *
- * so collcalc_link_table_builtin (src/data/links_builtin.c) copies a ready
- * array instead of parsing JSON at every start. A bad file fails the build
+ * (the table layout of src/data/links_builtin.h), so
+ * collcalc_link_table_builtin (src/data/links_builtin.c) hands out a ready
+ * static table instead of parsing JSON at every start. A bad file fails the build
  * with the loader's one-line message, and OUTPUT is then left untouched
  * (written to OUTPUT.tmp, renamed on success). Strings become C literals with
  * every byte outside printable ASCII, '"', '\' and '?' (trigraphs) escaped;
@@ -166,17 +166,20 @@ static int write_table(FILE *out, const collcalc_link_table *table, const char *
     for (const char *p = origin; *p != '\0'; p++)
         fputc(p[0] == '*' && p[1] == '/' ? '_' : *p, out);
     fputs(" by cmake/gen_links.c. Do not edit. */\n"
+          "#include <stdbool.h>\n"
           "#include <stddef.h>\n\n"
-          "#include \"collcalc/links.h\"\n\n",
+          "#include \"links_builtin.h\"\n\n",
           out);
-    fprintf(out, "extern const collcalc_link %s[];\nextern const size_t %s_count;\n\n", symbol,
-            symbol);
-    fprintf(out, "const collcalc_link %s[] = {\n", symbol);
     size_t count = collcalc_link_table_count(table);
+    /* A static table with its entries in place: a flexible array member
+     * initialised, the GNU C extension gcc and clang share. */
+    fprintf(out, "__extension__ const collcalc_link_table %s = {\n    .count = %zu,\n"
+                 "    .compiled = true,\n    .links = {\n",
+            symbol, count);
     for (size_t i = 0; i < count; i++)
         if (write_link(out, i, collcalc_link_table_at(table, i)) != 0)
             return -1;
-    fprintf(out, "};\n\nconst size_t %s_count = %zu;\n", symbol, count);
+    fputs("    },\n};\n", out);
     return 0;
 }
 

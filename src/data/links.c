@@ -37,11 +37,8 @@
  * half-understood. */
 #define LINKS_SCHEMA_VERSION 1
 
-struct collcalc_link_table {
-    size_t count;
-    unsigned char origins[COLLCALC_LINKS_MAX]; /* collcalc_entry_origin of each entry */
-    collcalc_link links[]; /* count entries, in file order */
-};
+/* struct collcalc_link_table is in links_builtin.h (the generated built-in
+ * table defines one). */
 
 /* Word tables: index i is enum value i, so the loader maps words to enums
  * and the name functions map back through the same arrays. */
@@ -218,16 +215,14 @@ collcalc_status collcalc_link_table_parse_named(const char *json_text, size_t js
     return parse_table(json_text, json_length, origin, out_table, diag);
 }
 
-/* collcalc_link_table_builtin is in links_builtin.c: it needs the table
+/* collcalc_link_table_builtin is in links_builtin.c: it hands out the table
  * cmake/gen_links.c compiles with this loader, so the generator links this
  * file without it. */
-collcalc_link_table *collcalc_link_table_from_entries(const collcalc_link *entries, size_t count)
-{
-    return collcalc_table_from_entries(&link_table, entries, count);
-}
 
 void collcalc_link_table_free(collcalc_link_table *table)
 {
+    if (table != NULL && table->compiled)
+        return; /* the built-in table is static */
     collcalc_table_free(table);
 }
 

@@ -84,19 +84,6 @@ collcalc_status collcalc_table_parse(const collcalc_table_layout *layout, int sc
     return collcalc_data_parse_document(json_text, json_length, origin, diag, load_table, &job);
 }
 
-void *collcalc_table_from_entries(const collcalc_table_layout *layout, const void *entries,
-                                  size_t count)
-{
-    size_t bytes = layout->entries_offset + count * layout->names->stride;
-    void *table = collcalc_mem_malloc(bytes);
-    if (table == NULL)
-        return NULL;
-    memset(table, 0, layout->entries_offset); /* origins: all COLLCALC_ENTRY_BASE (0) */
-    *(size_t *)table = count;
-    memcpy(entries_of(layout, table), entries, count * layout->names->stride);
-    return table;
-}
-
 void *collcalc_table_merge(const collcalc_table_layout *layout, const void *base,
                            const void *overlay, const size_t *replaces, size_t count)
 {

@@ -65,12 +65,6 @@ collcalc_status collcalc_table_parse(const collcalc_table_layout *layout, int sc
                                      const void *context, void **out_table,
                                      collcalc_diag *diag);
 
-/* A new table holding a copy of entries[0..count) (count <= max_entries),
- * all origins COLLCALC_ENTRY_BASE: a table compiled in rather than parsed.
- * NULL when out of memory; free with collcalc_table_free. */
-void *collcalc_table_from_entries(const collcalc_table_layout *layout, const void *entries,
-                                  size_t count);
-
 /* A new table: base's entries and origins, then each overlay entry i put at
  * replaces[i] (origin REPLACED) or, when replaces[i] == base's count, at the
  * end (origin ADDED), count entries in all. NULL when out of memory. */
