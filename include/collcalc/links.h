@@ -92,9 +92,10 @@ collcalc_status collcalc_link_table_parse(const char *json_text, size_t json_len
                                           collcalc_diag *diag);
 
 /* The table built into the binary from data/links.json: checked at build
- * time by the same loader as users' files and compiled in, so this only
- * copies it (the one failure left is COLLCALC_ERR_NOMEM). Caller owns the
- * result (free with collcalc_link_table_free). */
+ * time by the same loader as users' files and compiled in as a static,
+ * read-only table, which this hands out without parsing, copying or
+ * allocating (the one failure left is a NULL out_table). Free it with
+ * collcalc_link_table_free like any table (which leaves this one). */
 collcalc_status collcalc_link_table_builtin(collcalc_link_table **out_table, collcalc_diag *diag);
 
 /* The text of data/links.json as compiled in (NUL-terminated, static). */
