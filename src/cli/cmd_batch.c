@@ -35,9 +35,10 @@ typedef struct {
     collective_plan plan;
 } plan_slot;
 
-/* A line's key: its words joined by NUL bytes, the size value left empty. */
+/* A line's key (make_line_key, make_word_key): the line without its size
+ * value. */
 typedef struct {
-    int size_word; /* index of the --size value; 0 when the line cannot use a plan */
+    const char *size_value; /* where the --size value is; NULL: the line cannot use a plan */
     size_t length;
     uint64_t hash;
     char text[PLAN_KEY_MAX];
@@ -128,19 +129,82 @@ static void key_append(plan_key *key, const char *bytes, size_t n)
     key->length += n;
 }
 
-/* The key of a query line, or size_word 0 when the line cannot use a plan:
- * --size must be written once, as "--size VALUE" with a value that is not
- * an option, and the words must fit the key. A line split in place without
- * quotes (in_place) is keyed by its text from the first word to the end of
- * the last, the size value cut out: its words are that text's runs between
- * NUL bytes and blanks. Other lines (CSV rows) join their words with NUL
- * bytes. The first byte says which. */
-static void make_key(plan_key *key, int argc, char **argv, const size_t *lengths, bool in_place)
+static void key_hash(plan_key *key)
 {
-    key->size_word = 0;
+    /* Eight bytes at a time (the tail padded with zeros), mixed once at
+     * the end. */
+    uint64_t hash = 0x9E3779B97F4A7C15ull ^ key->length;
+    for (size_t k = 0; k < key->length; k += 8) {
+        uint64_t chunk = 0;
+        memcpy(&chunk, key->text + k, key->length - k < 8 ? key->length - k : 8);
+        hash = (hash + chunk) * 0xFF51AFD7ED558CCDull;
+    }
+    hash ^= hash >> 33;
+    hash *= 0xC4CEB9FE1A85EC53ull;
+    key->hash = hash ^ (hash >> 29);
+}
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* The key of a query line as read, before it is split: the line with the
+ * value of "--size VALUE" cut out. Only for a line that splits into its
+ * blank-separated runs as they are (no quote, no '#') and whose size can
+ * be written only that way (one "--size", no word starting "-s"): two such
+ * lines with the same key then have the same words but the size value.
+ * *value_end is where the value ends. False when the line is not such. */
+static bool make_line_key(plan_key *key, const char *text, size_t length, size_t *value_end)
+{
+    key->size_value = NULL;
+    key->length = 0;
+    if (length + 1 > sizeof key->text || memchr(text, '\'', length) != NULL ||
+        memchr(text, '"', length) != NULL || memchr(text, '#', length) != NULL)
+        return false;
+    const char *end = text + length, *option = NULL;
+    for (const char *at = text; (at = memchr(at, '-', (size_t)(end - at))) != NULL; at++) {
+        if (at == text || !is_blank(at[-1]))
+            continue; /* not the start of a word */
+        if (at + 1 < end && at[1] == 's')
+            return false; /* -s, -sVALUE */
+        if (end - at >= 6 && memcmp(at, "--size", 6) == 0) {
+            if (option != NULL || end - at == 6 || !is_blank(at[6]))
+                return false; /* twice, "--size=...", or no value */
+            option = at;
+        }
+    }
+    if (option == NULL)
+        return false;
+    const char *value = option + 6;
+    while (value < end && is_blank(*value))
+        value++;
+    const char *after = value;
+    while (after < end && !is_blank(*after))
+        after++;
+    if (value == after || value[0] == '-')
+        return false;
+    key->text[0] = 'L';
+    memcpy(key->text + 1, text, (size_t)(value - text));
+    memcpy(key->text + 1 + (value - text), after, (size_t)(end - after));
+    key->length = 1 + length - (size_t)(after - value);
+    key->size_value = value;
+    *value_end = (size_t)(after - text);
+    key_hash(key);
+    return true;
+}
+
+/* The key of a query given as words (a CSV row, a line with quotes): the
+ * words joined by NUL bytes, the size value left empty. --size must be
+ * written once, as "--size VALUE" with a value that is not an option, and
+ * the words must fit the key; else size_value is NULL. */
+static void make_word_key(plan_key *key, int argc, char **argv, const size_t *lengths)
+{
+    key->size_value = NULL;
     key->length = 0;
     if (argc < 3) /* a command, --size and its value at least */
         return;
+    int size_word = 0;
     size_t total = 1;
     for (int i = 0; i < argc; i++) {
         const char *word = argv[i];
@@ -148,43 +212,21 @@ static void make_key(plan_key *key, int argc, char **argv, const size_t *lengths
         if (i == 0 || word[0] != '-' || (word[1] != 's' && word[1] != '-'))
             continue;
         if (word[1] == 's' || (lengths[i] >= 6 && memcmp(word, "--size", 6) == 0)) {
-            if (key->size_word != 0 || lengths[i] != 6 || word[1] != '-' || i + 1 >= argc ||
-                argv[i + 1][0] == '-' || argv[i + 1][0] == '\0') {
-                key->size_word = 0; /* given twice, or spelled another way */
-                return;
-            }
-            key->size_word = i + 1;
+            if (size_word != 0 || lengths[i] != 6 || word[1] != '-' || i + 1 >= argc ||
+                argv[i + 1][0] == '-' || argv[i + 1][0] == '\0')
+                return; /* given twice, or spelled another way */
+            size_word = i + 1;
         }
     }
-    const char *first = argv[0], *size = argv[key->size_word];
-    const char *last_end = argv[argc - 1] + lengths[argc - 1];
-    if (in_place)
-        total = 1 + (size_t)(last_end - first);
-    if (key->size_word == 0 || total > sizeof key->text) {
-        key->size_word = 0;
+    if (size_word == 0 || total > sizeof key->text)
         return;
+    key_append(key, "W", 1);
+    for (int i = 0; i < argc; i++) {
+        key_append(key, argv[i], i == size_word ? 0 : lengths[i]);
+        key_append(key, "", 1);
     }
-    if (in_place) {
-        key_append(key, "R", 1);
-        key_append(key, first, (size_t)(size - first));
-        key_append(key, size + lengths[key->size_word], (size_t)(last_end - size) -
-                                                            lengths[key->size_word]);
-    } else {
-        key_append(key, "W", 1);
-        for (int i = 0; i < argc; i++) {
-            key_append(key, argv[i], i == key->size_word ? 0 : lengths[i]);
-            key_append(key, "", 1);
-        }
-    }
-    /* Eight bytes at a time (the tail padded with zeros). */
-    uint64_t hash = 0x9E3779B97F4A7C15ull ^ key->length;
-    for (size_t k = 0; k < key->length; k += 8) {
-        uint64_t chunk = 0;
-        memcpy(&chunk, key->text + k, key->length - k < 8 ? key->length - k : 8);
-        hash = (hash ^ chunk) * 0xFF51AFD7ED558CCDull;
-        hash ^= hash >> 29;
-    }
-    key->hash = hash;
+    key->size_value = argv[size_word];
+    key_hash(key);
 }
 
 static size_t set_of(const plan_key *key)
@@ -195,13 +237,16 @@ static size_t set_of(const plan_key *key)
 /* The plan kept for the key, or NULL. */
 static const plan_slot *find_plan(const batch_state *s, const plan_key *key)
 {
-    if (key->size_word == 0 || key->length == 0)
+    if (key->size_value == NULL || key->length == 0)
         return NULL;
     size_t set = set_of(key);
-    for (int w = 0; w < PLAN_WAYS; w++) {
-        const plan_slot *slot = &s->plans[set * PLAN_WAYS + (size_t)w];
-        if (s->tags[set][w] == key->hash && slot->key_length == key->length &&
-            memcmp(slot->key, key->text, key->length) == 0)
+    /* The ways whose tag matches, found without a branch per way. */
+    unsigned match = 0;
+    for (unsigned w = 0; w < PLAN_WAYS; w++)
+        match |= (unsigned)(s->tags[set][w] == key->hash) << w;
+    for (; match != 0; match &= match - 1) {
+        const plan_slot *slot = &s->plans[set * PLAN_WAYS + (size_t)__builtin_ctz(match)];
+        if (slot->key_length == key->length && memcmp(slot->key, key->text, key->length) == 0)
             return slot;
     }
     return NULL;
@@ -209,12 +254,12 @@ static const plan_slot *find_plan(const batch_state *s, const plan_key *key)
 
 /* Keeps the plan of a line the whole path answered: only when the parser
  * took the key's size word as the size, and nothing was said about it. */
-static void keep_plan(batch_state *s, const plan_key *key, char **argv,
-                      const command_spec *spec, const collective_plan *plan)
+static void keep_plan(batch_state *s, const plan_key *key, const command_spec *spec,
+                      const collective_plan *plan)
 {
     const cli_context *line = s->line;
-    if (key->size_word == 0 || line->warning_count > 0 || plan->nccl ||
-        line->args.count[OPT_SIZE] != 1 || arg_value(&line->args, OPT_SIZE) != argv[key->size_word])
+    if (key->size_value == NULL || line->warning_count > 0 || plan->nccl ||
+        line->args.count[OPT_SIZE] != 1 || arg_value(&line->args, OPT_SIZE) != key->size_value)
         return;
     size_t set = set_of(key);
     plan_slot *slot = &s->plans[set * PLAN_WAYS + s->next_way[set]];
@@ -308,14 +353,19 @@ static bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot
 }
 
 /* One query: words[0] the command, the rest its options. */
+/* One query: words[0] the command, the rest its options. A line's key
+ * (its plan was not kept) comes with it; else the words are keyed. */
 static void run_query(batch_state *s, long line_no, int argc, char **argv, const size_t *lengths,
-                      bool in_place)
+                      const plan_key *line_key)
 {
-    plan_key key;
-    make_key(&key, argc, argv, lengths, in_place);
-    const plan_slot *kept = find_plan(s, &key);
-    if (kept != NULL && answer_from_plan(s, line_no, kept, argv[key.size_word]))
-        return;
+    plan_key word_key;
+    if (line_key == NULL) {
+        make_word_key(&word_key, argc, argv, lengths);
+        const plan_slot *kept = find_plan(s, &word_key);
+        if (kept != NULL && answer_from_plan(s, line_no, kept, word_key.size_value))
+            return;
+    }
+    const plan_key *key = line_key != NULL ? line_key : &word_key;
     const command_spec *spec = command_find(argv[0]);
     char shown[COLLCALC_ECHO_BUFFER];
     if (spec == NULL || spec->op < 0) {
@@ -359,7 +409,7 @@ static void run_query(batch_state *s, long line_no, int argc, char **argv, const
         relay(s, line_no);
         return;
     }
-    keep_plan(s, &key, argv, spec, &plan);
+    keep_plan(s, key, spec, &plan);
     write_answer(s, line_no, spec);
 }
 
@@ -488,7 +538,35 @@ static void run_csv_row(batch_state *s, long line_no, char *text, size_t length)
     size_t lengths[ARGS_MAX];
     for (int i = 0; i < argc; i++)
         lengths[i] = strlen(argv[i]);
-    run_query(s, line_no, argc, argv, lengths, false);
+    run_query(s, line_no, argc, argv, lengths, NULL);
+}
+
+/* A query line: answered from a kept plan when one matches its key, else
+ * split into words and run. */
+static void run_line(batch_state *s, long line_no, char *text, size_t length)
+{
+    plan_key key;
+    size_t value_end = 0;
+    bool keyed = make_line_key(&key, text, length, &value_end);
+    const plan_slot *kept = keyed ? find_plan(s, &key) : NULL;
+    if (kept != NULL) {
+        char after = text[value_end]; /* the size value as a string, for a moment */
+        text[value_end] = '\0';
+        bool answered = answer_from_plan(s, line_no, kept, key.size_value);
+        text[value_end] = after;
+        if (answered)
+            return;
+    }
+    char *words[BATCH_WORDS_MAX + 1];
+    size_t lengths[BATCH_WORDS_MAX];
+    const char *error = NULL;
+    int n = batch_split_words(text, length, words, lengths, NULL, BATCH_WORDS_MAX, &error);
+    if (n < 0) {
+        line_error(s, line_no, "%s", error);
+        return;
+    }
+    words[n] = NULL;
+    run_query(s, line_no, n, words, lengths, keyed ? &key : NULL);
 }
 
 static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
@@ -520,18 +598,7 @@ static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
             run_csv_row(s, line_no, text, length);
         } else {
             first = false;
-            char *words[BATCH_WORDS_MAX + 1];
-            const char *error = NULL;
-            size_t lengths[BATCH_WORDS_MAX];
-            bool quoted = false;
-            int n = batch_split_words(text, length, words, lengths, &quoted, BATCH_WORDS_MAX,
-                                      &error);
-            if (n < 0)
-                line_error(s, line_no, "%s", error);
-            else {
-                words[n] = NULL;
-                run_query(s, line_no, n, words, lengths, !quoted);
-            }
+            run_line(s, line_no, text, length);
         }
         if (fail_fast && s->failed > failed_before)
             return 0;

@@ -111,8 +111,9 @@ static size_t space_length(const char *text)
 static bool contains_space(const char *text)
 {
     for (; *text != '\0'; text++)
-        if (space_length(text) > 0)
-            return true;
+        if ((unsigned char)*text <= ' ' || (unsigned char)*text >= 0x80) /* else not a space */
+            if (space_length(text) > 0)
+                return true;
     return false;
 }
 
@@ -300,12 +301,18 @@ static bool is_bit_unit(const char *suffix, char suggestion[8], const char **spo
     return true;
 }
 
+/* Overflow-checked arithmetic (the compilers' builtins where they exist:
+ * no division per digit; batch parses sizes by the million). */
 static bool checked_multiply(uint64_t a, uint64_t b, uint64_t *out)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return !__builtin_mul_overflow(a, b, out);
+#else
     if (a != 0 && b > UINT64_MAX / a)
         return false;
     *out = a * b;
     return true;
+#endif
 }
 
 static bool checked_add(uint64_t a, uint64_t b, uint64_t *out)
@@ -390,6 +397,14 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
     if (digits > SIZE_FRACTION_DIGITS_MAX)
         return reject(diag, kind, text, "too many digits after the '.' (at most %d)",
                       SIZE_FRACTION_DIGITS_MAX);
+    if (digits == 0) { /* a whole number of units */
+        uint64_t bytes;
+        if (!checked_multiply(integer, multiplier, &bytes))
+            return reject(diag, kind, text, "%s", too_large);
+        if (out_bytes != NULL)
+            *out_bytes = bytes;
+        return COLLCALC_OK;
+    }
     uint64_t fraction = 0, scale = 1;
     for (size_t i = span.frac_begin; i < frac_end; i++) {
         fraction = fraction * 10 + (uint64_t)(text[i] - '0');

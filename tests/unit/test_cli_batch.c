@@ -245,6 +245,59 @@ static void kept_plans_answer_as_the_whole_path(void **unused)
     test_cli_run_free(&run);
 }
 
+/* Lines keyed as read (blanks kept, the size value cut out) and lines keyed
+ * by their words (quotes, comments, other spellings) answer as the single
+ * command does; each pair is a batch line and the command it means. */
+static void line_keys_answer_as_the_words(void **unused)
+{
+    (void)unused;
+    static const char *const PAIRS[][2] = {
+        {"allreduce --size 1MB --gpus 8 --link nvlink5", NULL},
+        {"allreduce  --size 2MB --gpus 8 --link nvlink5",
+         "allreduce --size 2MB --gpus 8 --link nvlink5"},
+        {"allreduce --size\t4MB --gpus 8 --link nvlink5",
+         "allreduce --size 4MB --gpus 8 --link nvlink5"},
+        {"allreduce --size 8MB --gpus 8 --link nvlink5 # eight",
+         "allreduce --size 8MB --gpus 8 --link nvlink5"},
+        {"allreduce --size 16MB --gpus 8 --link 'nvlink5'", NULL},
+        {"allreduce --size 3MB --gpus 8 --link nvlink5", NULL},
+        {"allreduce --size 5MB --gpus 8 --link 'nvlink5'", NULL},
+        {"allreduce --size=7MB --gpus 8 --link nvlink5", NULL},
+        {"allreduce --size 7MB --gpus 8 --link nvlink5 --no-nvls", NULL},
+        {"allreduce --size 1MB --gpus 8 --link nvlink4 --algo tree", NULL},
+        {"allreduce --size 9MB --gpus 8 --link nvlink4 --algo tree", NULL},
+        {"allreduce --size -9MB --gpus 8 --link nvlink4 --algo tree", NULL},
+        {"allreduce --size 9ZB --gpus 8 --link nvlink4 --algo tree", NULL},
+        {"allreduce --size 9MB --gpus 8 --link nvlink4 --algo tree --sizes 2", NULL},
+        {"allreduce --size 9MB --gpus 8 --link nvlink4 --algo tree -s 2MB", NULL},
+        {"allreduce --size 2MB --gpus 8 --link 'nvlink5' --link nvlink4", NULL},
+        {"allreduce --size 3MB --gpus 8 --link nvlink5", NULL},
+    };
+    enum { COUNT = sizeof PAIRS / sizeof PAIRS[0] };
+    const char *singles[COUNT + 1];
+    static char input[4096], rows[65536], errors[8192];
+    input[0] = '\0';
+    for (int i = 0; i < COUNT; i++) {
+        snprintf(input + strlen(input), sizeof input - strlen(input), "%s\n", PAIRS[i][0]);
+        singles[i] = PAIRS[i][1] != NULL ? PAIRS[i][1] : PAIRS[i][0];
+    }
+    singles[COUNT] = NULL;
+    expect_single(singles, rows, sizeof rows, errors, sizeof errors);
+    test_cli_run run = batch(input, "--columns time_us,busbw_GBps");
+    test_cli_run full = batch(input, "");
+    assert_int_equal(run.exit_code, 1);
+    assert_string_equal(full.err, errors);
+    assert_string_equal(run.err, errors);
+    const char *body = strchr(full.out, '\n');
+    assert_non_null(body);
+    assert_string_equal(body + 1, rows);
+    assert_int_equal(count_lines(run.out), count_lines(full.out));
+    assert_non_null(strstr(run.err, ":13: allreduce: --size: invalid size '9ZB'"));
+    assert_non_null(strstr(run.err, ":14: allreduce: unknown option '--sizes'"));
+    test_cli_run_free(&run);
+    test_cli_run_free(&full);
+}
+
 /* --columns: exactly the named columns of the full rows, in the order
  * given; names checked before any line runs. */
 static void columns_select(void **unused)
@@ -418,6 +471,7 @@ int main(void)
         cmocka_unit_test(rows_match_the_single_command), cmocka_unit_test(splitters),
         cmocka_unit_test(kept_plans_answer_as_the_whole_path), cmocka_unit_test(columns_select),
         cmocka_unit_test(result_fields_are_the_schema),
+        cmocka_unit_test(line_keys_answer_as_the_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
