@@ -12,21 +12,23 @@
 
 #include "batch_lines.h"
 #include "commands.h"
-#include "messages.h"
 #include "collcalc/units.h"
+#include "messages.h"
 #include "nccl_view.h"
 #include "report.h"
 #include "rows.h"
 
 enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
 
-/* The plans of recent lines, keyed by the line's words with the value of
- * --size left out: a line that differs from one of them only in its size
- * is answered from the plan (collective_answer) without parsing and
- * resolving its options again. Fixed in size (PLAN_SETS sets of PLAN_WAYS,
- * the oldest of a set replaced), so memory stays bounded; lines whose plan
- * queued a warning, or that spell the size another way, are never kept and
- * take the single command's whole path. */
+/* The plans of recent lines, keyed by the line with the value of --size
+ * left out: a line that differs from one of them only in its size is
+ * answered from the plan (collective_answer, or collective_answer_rows
+ * with --columns) without being split, parsed and resolved again; a bad
+ * size sends it down the whole path, which says so as the single command
+ * would. Fixed in size (PLAN_SETS sets of PLAN_WAYS, the oldest of a set
+ * replaced), so memory stays bounded; lines whose plan queued a warning,
+ * NCCL-model lines, and lines that spell the size another way are never
+ * kept and take the single command's whole path every time. */
 enum { PLAN_SETS = 1024, PLAN_WAYS = 4, PLAN_KEY_MAX = 256 };
 typedef struct {
     size_t key_length; /* 0: empty slot */
