@@ -144,12 +144,13 @@ static const bool WORD_STOP[256] = {[' '] = true, ['\t'] = true, ['\''] = true, 
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The bytes of x equal to c, as their high bits (exact for the lowest one). */
+/* The bytes of x equal to c, as their high bits (exactly those lanes: no
+ * carry crosses a lane). */
 static uint64_t bytes_equal(uint64_t x, unsigned char c)
 {
-    const uint64_t ones = 0x0101010101010101ull;
+    const uint64_t ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
     uint64_t v = x ^ (ones * c);
-    return (v - ones) & ~v & (ones << 7);
+    return ~(((v & low7) + low7) | v | low7);
 }
 #define EIGHT_AT_A_TIME 1
 #endif
@@ -171,6 +172,41 @@ static size_t plain_end(const char *text, size_t i, size_t length)
     while (i < length && !WORD_STOP[(unsigned char)text[i]])
         i++;
     return i;
+}
+
+bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max, int *count)
+{
+    *count = 0;
+    bool blank_before = false; /* the first word starts the line: not counted */
+    size_t i = 0;
+#ifdef EIGHT_AT_A_TIME
+    for (; i + 8 <= length; i += 8) {
+        uint64_t x;
+        memcpy(&x, text + i, 8);
+        if ((bytes_equal(x, '\'') | bytes_equal(x, '"') | bytes_equal(x, '#')) != 0)
+            return false;
+        uint64_t blanks = bytes_equal(x, ' ') | bytes_equal(x, '\t');
+        uint64_t starts = bytes_equal(x, '-') & ((blanks << 8) | (blank_before ? 0x80u : 0u));
+        blank_before = (blanks >> 63) != 0;
+        for (; starts != 0; starts &= starts - 1) {
+            if (*count == max)
+                return false;
+            offsets[(*count)++] = i + (size_t)__builtin_ctzll(starts) / 8;
+        }
+    }
+#endif
+    for (; i < length; i++) {
+        char c = text[i];
+        if (c == '\'' || c == '"' || c == '#')
+            return false;
+        if (c == '-' && blank_before) {
+            if (*count == max)
+                return false;
+            offsets[(*count)++] = i;
+        }
+        blank_before = c == ' ' || c == '\t';
+    }
+    return true;
 }
 
 int batch_split_words(char *text, size_t length, char **words, size_t *lengths, bool *quoted,

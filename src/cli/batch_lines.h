@@ -52,6 +52,12 @@ bool batch_is_blank(const char *text, size_t length);
 int batch_split_words(char *text, size_t length, char **words, size_t *lengths, bool *quoted,
                       int max, const char **error);
 
+/* For a line that splits into its blank-separated runs as they are: false
+ * when it holds a quote or '#' (or more than max words start with '-'),
+ * else the offsets of the words after the first that start with '-', in
+ * order, in offsets[0..*count). */
+bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max, int *count);
+
 /* Splits a CSV row in place (RFC 4180 quoting: "a,b", "say ""x"""); blanks
  * around unquoted fields are trimmed. Returns the field count or -1. */
 int batch_split_csv(char *text, size_t length, char **fields, int max, const char **error);

@@ -161,13 +161,14 @@ static bool make_line_key(plan_key *key, const char *text, size_t length, size_t
 {
     key->size_value = NULL;
     key->length = 0;
-    if (length + 1 > sizeof key->text || memchr(text, '\'', length) != NULL ||
-        memchr(text, '"', length) != NULL || memchr(text, '#', length) != NULL)
+    size_t dashes[BATCH_WORDS_MAX];
+    int count = 0;
+    if (length + 1 > sizeof key->text ||
+        !batch_dash_words(text, length, dashes, BATCH_WORDS_MAX, &count))
         return false;
     const char *end = text + length, *option = NULL;
-    for (const char *at = text; (at = memchr(at, '-', (size_t)(end - at))) != NULL; at++) {
-        if (at == text || !is_blank(at[-1]))
-            continue; /* not the start of a word */
+    for (int i = 0; i < count; i++) {
+        const char *at = text + dashes[i];
         if (at + 1 < end && at[1] == 's')
             return false; /* -s, -sVALUE */
         if (end - at >= 6 && memcmp(at, "--size", 6) == 0) {

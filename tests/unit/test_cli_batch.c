@@ -449,6 +449,21 @@ static void splitters(void **unused)
     assert_int_equal(n, 5);
     assert_false(quoted);
     assert_true(words[3] == plain + 22 && lengths[3] == 6); /* in place */
+    /* Words after the first that start with '-', eight bytes at a time and
+     * in the tail; a quote or '#' anywhere refuses the line. */
+    size_t dashes[8];
+    int count = -1;
+    const char *dashed = "all-reduce --size 1MB\t-x --gpus-8 a-b -- -";
+    assert_true(batch_dash_words(dashed, strlen(dashed), dashes, 8, &count));
+    assert_int_equal(count, 5);
+    static const size_t WANT[5] = {11, 22, 25, 38, 41};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(dashes[i], WANT[i]);
+    assert_false(batch_dash_words(dashed, strlen(dashed), dashes, 4, &count)); /* too many */
+    const char *refused[] = {"allreduce --size 1MB --link 'x'", "allreduce --size 1MB # why",
+                             "a \"b\"", "#"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        assert_false(batch_dash_words(refused[i], strlen(refused[i]), dashes, 8, &count));
     char quoted_text[] = "--size 'oops";
     assert_int_equal(
         batch_split_words(quoted_text, strlen(quoted_text), words, NULL, NULL, 8, &error), -1);
