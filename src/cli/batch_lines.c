@@ -209,12 +209,10 @@ bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max,
     return true;
 }
 
-int batch_split_words(char *text, size_t length, char **words, size_t *lengths, bool *quoted,
-                      int max, const char **error)
+int batch_split_words(char *text, size_t length, char **words, size_t *lengths, int max,
+                      const char **error)
 {
     int count = 0;
-    if (quoted != NULL)
-        *quoted = false;
     size_t i = 0;
     for (;;) {
         while (i < length && (text[i] == ' ' || text[i] == '\t'))
@@ -232,8 +230,6 @@ int batch_split_words(char *text, size_t length, char **words, size_t *lengths, 
         while (i < length && text[i] != ' ' && text[i] != '\t') {
             char c = text[i];
             if (c == '\'' || c == '"') {
-                if (quoted != NULL)
-                    *quoted = true;
                 char *close = memchr(text + i + 1, c, length - i - 1);
                 if (close == NULL) {
                     *error = "a quote is not closed";

@@ -45,12 +45,12 @@ bool batch_is_blank(const char *text, size_t length);
 
 /* Splits a query line in place on blanks; '...' and "..." group a word
  * (quotes removed); a word starting with '#' starts a comment. Returns the
- * word count, with each word's length in lengths and whether a quote was
- * removed in *quoted (each when not NULL: without quotes every word stays
- * where it was in text), or -1 with *error set (an unclosed quote, more
- * than max words). */
-int batch_split_words(char *text, size_t length, char **words, size_t *lengths, bool *quoted,
-                      int max, const char **error);
+ * word count, with each word's length in lengths (when not NULL), or -1
+ * with *error set (an unclosed quote, more than max words). A word without
+ * quotes stays where it was in text (batch keeps a plan only when its size
+ * value is the very word its line key cut out). */
+int batch_split_words(char *text, size_t length, char **words, size_t *lengths, int max,
+                      const char **error);
 
 /* For a line that splits into its blank-separated runs as they are: false
  * when it holds a quote or '#' (or more than max words start with '-'),

@@ -563,7 +563,7 @@ static void run_line(batch_state *s, long line_no, char *text, size_t length)
     char *words[BATCH_WORDS_MAX + 1];
     size_t lengths[BATCH_WORDS_MAX];
     const char *error = NULL;
-    int n = batch_split_words(text, length, words, lengths, NULL, BATCH_WORDS_MAX, &error);
+    int n = batch_split_words(text, length, words, lengths, BATCH_WORDS_MAX, &error);
     if (n < 0) {
         line_error(s, line_no, "%s", error);
         return;

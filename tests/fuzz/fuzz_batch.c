@@ -29,10 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char reason[96];
     batch_check_text(copy, size, reason, sizeof reason);
     size_t lengths[BATCH_WORDS_MAX];
-    bool quoted;
-    int n = batch_split_words(copy, size, words, lengths, &quoted, BATCH_WORDS_MAX, &why);
-    /* Without quotes every word is where it was, unchanged (batch keys its
+    int n = batch_split_words(copy, size, words, lengths, BATCH_WORDS_MAX, &why);
+    /* Without quotes every word is where it was, unchanged (batch keeps
      * plans on that); with no NUL in the input each length is the word's. */
+    bool quoted = memchr(data, '\'', size) != NULL || memchr(data, '"', size) != NULL;
     bool has_nul = memchr(data, 0, size) != NULL;
     for (int i = 0; i < n; i++)
         if ((!has_nul && strlen(words[i]) != lengths[i]) ||

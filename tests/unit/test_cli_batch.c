@@ -427,19 +427,16 @@ static void splitters(void **unused)
     char *words[8];
     const char *error = NULL;
     size_t lengths[8];
-    bool quoted = false;
-    int n = batch_split_words(text, strlen(text), words, lengths, &quoted, 8, &error);
+    int n = batch_split_words(text, strlen(text), words, lengths, 8, &error);
     assert_int_equal(n, 5);
     assert_string_equal(words[0], "allreduce");
     assert_string_equal(words[2], "1 MB");
     assert_string_equal(words[4], "a bc");
     for (int i = 0; i < n; i++)
         assert_int_equal(lengths[i], strlen(words[i]));
-    assert_true(quoted);
     char plain[] = "allreduce --size 1MB\t --gpus 8";
-    n = batch_split_words(plain, strlen(plain), words, lengths, &quoted, 8, &error);
+    n = batch_split_words(plain, strlen(plain), words, lengths, 8, &error);
     assert_int_equal(n, 5);
-    assert_false(quoted);
     assert_true(words[3] == plain + 22 && lengths[3] == 6); /* in place */
     /* Words after the first that start with '-', eight bytes at a time and
      * in the tail; a quote or '#' anywhere refuses the line. */
@@ -458,7 +455,7 @@ static void splitters(void **unused)
         assert_false(batch_dash_words(refused[i], strlen(refused[i]), dashes, 8, &count));
     char quoted_text[] = "--size 'oops";
     assert_int_equal(
-        batch_split_words(quoted_text, strlen(quoted_text), words, NULL, NULL, 8, &error), -1);
+        batch_split_words(quoted_text, strlen(quoted_text), words, NULL, 8, &error), -1);
     char csv[] = " a , \"b,\"\"c\"\" \" ,,d";
     n = batch_split_csv(csv, strlen(csv), words, 8, &error);
     assert_int_equal(n, 4);
