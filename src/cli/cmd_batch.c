@@ -65,7 +65,7 @@ typedef struct {
     const char *columns_text;
     column_selection selection[2];
     bool selection_ok[2];
-    char selection_why[2][COLLCALC_ECHO_BUFFER + 96];
+    char selection_why[2][1024];
     char capture_text[2048];
     long failed;
     /* CSV input: the header's columns */

@@ -509,7 +509,14 @@ bool column_selection_parse(column_selection *out, const record_schema *schema, 
             collcalc_echo(shown, sizeof shown, name);
             char hint[COLLCALC_ECHO_BUFFER + 64];
             collcalc_suggest_text(hint, sizeof hint, name, names, name_count);
-            snprintf(why, why_size, "no column '%s' in %s%s", shown, schema->name, hint);
+            int used = snprintf(why, why_size, "no column '%s' in %s%s", shown, schema->name,
+                                hint);
+            /* Nothing near: name them all (as far as the buffer goes). */
+            for (size_t c = 0; hint[0] == '\0' && c < name_count && used >= 0 &&
+                               (size_t)used < why_size;
+                 c++)
+                used += snprintf(why + used, why_size - (size_t)used, "%s%s",
+                                 c == 0 ? "; the columns: " : ", ", names[c]);
             return false;
         }
         for (size_t k = 0; k < out->count; k++)

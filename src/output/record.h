@@ -152,8 +152,9 @@ typedef struct {
 } column_selection;
 
 /* Parses a comma-separated list of the schema's machine column names.
- * False, with why written ("no column 'time' in results; did you mean
- * 'time_us'?"), for an unknown, repeated or empty name. */
+ * False, with why written ("no column 'tim_us' in results (did you mean
+ * time_us?)"; with nothing near, the list of the columns, as far as
+ * why_size allows), for an unknown, repeated or empty name. */
 bool column_selection_parse(column_selection *out, const record_schema *schema, const char *list,
                             char *why, size_t why_size);
 

@@ -366,6 +366,8 @@ static void columns_select(void **unused)
     } BAD[] = {
         {"tim_us", "collcalc batch: --columns: no column 'tim_us' in results (did you mean "
                    "time_us?)"},
+        {"bogus", "collcalc batch: --columns: no column 'bogus' in results; the columns: "
+                  "size_bytes, op, algorithm,"},
         {"time_us,time_us", "collcalc batch: --columns: column 'time_us' named twice"},
         {"time_us,,steps", "collcalc batch: --columns: an empty column name"},
         {"line,time_us", "collcalc batch: --columns: 'line' is always the first column"},
