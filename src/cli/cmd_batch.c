@@ -65,6 +65,7 @@ typedef struct {
     const char *columns_text;
     column_selection selection[2];
     bool selection_ok[2];
+    column_selection all_results; /* every RESULT_SCHEMA column: rows without --columns */
     char selection_why[2][1024];
     char capture_text[2048];
     long failed;
@@ -335,17 +336,17 @@ static bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot
         memset(line->args.count, 0, sizeof line->args.count);
         s->line_args_set = false;
     }
-    /* Selected columns of alpha-beta results go straight into rows. */
-    if (!slot->plan.nccl && s->columns_text != NULL && s->selection_ok[0] &&
+    /* Alpha-beta results go straight into rows (the kept plans are all
+     * alpha-beta), the columns selected or all of them. */
+    const column_selection *columns = s->columns_text == NULL ? &s->all_results
+                                      : s->selection_ok[0]    ? &s->selection[0]
+                                                              : NULL;
+    if (!slot->plan.nccl && columns != NULL &&
         (s->format == FORMAT_JSONL || s->schema == &RESULT_SCHEMA)) {
-        bool written = false;
-        if (collective_answer_rows(line, &slot->plan, size_bytes, &s->out, s->format,
-                                   &s->selection[0], "line", line_no, &written) != 0) {
+        if (collective_answer_rows(line, &slot->plan, size_bytes, &s->out, s->format, columns,
+                                   "line", line_no) != 0)
             relay(s, line_no);
-            return true;
-        }
-        if (written)
-            return true;
+        return true;
     }
     doc_reset(s->doc);
     if (collective_answer(line, &slot->plan, size_bytes, s->doc, s->format) != 0)
@@ -614,6 +615,7 @@ static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
  * fits neither. */
 static int read_columns(batch_state *s)
 {
+    column_selection_all(&s->all_results, &RESULT_SCHEMA);
     s->columns_text = arg_value(&s->ctx->args, OPT_COLUMNS);
     if (s->columns_text == NULL)
         return 0;

@@ -193,9 +193,8 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
 int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
                            row_buffer *out, output_format format,
                            const column_selection *selection, const char *lead,
-                           long long lead_value, bool *out_written)
+                           long long lead_value)
 {
-    *out_written = false;
     collcalc_query query = plan->query;
     query.size_bytes = size_bytes;
     collcalc_result results[COLLCALC_ALGO_COUNT];
@@ -205,9 +204,7 @@ int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64
     for (size_t i = 0; code == 0 && i < count; i++) {
         result_view view = {&query, &results[i], plan->cluster_spec.basis, plan->layers,
                             plan->per_layer, i == fastest};
-        if (!report_result_write(out, format, selection, &view, lead, lead_value))
-            return 0; /* nothing written: the caller takes the document path */
+        report_result_write(out, format, selection, &view, lead, lead_value);
     }
-    *out_written = code == 0;
     return code;
 }

@@ -71,14 +71,14 @@ int collective_prepare(cli_context *ctx, collective_plan *plan);
 /* What collective_document answers for a plan and a size. */
 int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
                       document *doc, output_format format);
-/* The same answer written straight as rows of the selected RESULT_SCHEMA
- * columns (an alpha-beta plan; batch): *out_written false, and nothing
- * written, when the selection needs a document (the phases). Returns 0 or
- * an exit code (after the message). */
+/* The same answer of an alpha-beta plan written straight as rows of the
+ * selected RESULT_SCHEMA columns (batch): the text rows_write prints for
+ * collective_answer's document. Returns 0 or an exit code (after the
+ * message). */
 int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
                            row_buffer *out, output_format format,
                            const column_selection *selection, const char *lead,
-                           long long lead_value, bool *out_written);
+                           long long lead_value);
 int cmd_batch(cli_context *ctx);
 int cmd_compare(cli_context *ctx);
 int cmd_sweep(cli_context *ctx);

@@ -11,21 +11,39 @@
 #include "human.h"
 #include "messages.h"
 
-static const record_column PHASE_COLUMNS[] = {
-    {"label", "phase", FIELD_TEXT, COLUMN_MACHINE, NULL},
-    {"link", "link", FIELD_TEXT, COLUMN_MACHINE, NULL},
-    {"scope", "scope", FIELD_TEXT, COLUMN_MACHINE, NULL},
-    {"stage", "stage", FIELD_INT, COLUMN_MACHINE, NULL},
-    {"steps", "steps", FIELD_INT, COLUMN_MACHINE, NULL},
-    {"alpha_us", "alpha", FIELD_TIME_US, COLUMN_MACHINE, NULL},
-    {"bytes_sent", "sent", FIELD_BYTES, COLUMN_MACHINE, NULL},
-    {"bytes_received", "received", FIELD_BYTES, COLUMN_MACHINE, NULL},
-    {"bw_GBps", "bandwidth", FIELD_GBPS, COLUMN_MACHINE, NULL},
-    {"efficiency", "efficiency", FIELD_NUMBER, COLUMN_MACHINE, NULL},
-    {"latency_us", "latency", FIELD_TIME_US, COLUMN_MACHINE, NULL},
-    {"bandwidth_us", "bandwidth term", FIELD_TIME_US, COLUMN_MACHINE, NULL},
-    {"time_us", "time", FIELD_TIME_US, COLUMN_MACHINE, NULL},
-    {"note", "note", FIELD_TEXT, COLUMN_MACHINE, NULL},
+/* The phase columns, in their order (phase_value reads them by these). */
+enum {
+    PHASE_LABEL = 0,
+    PHASE_LINK,
+    PHASE_SCOPE,
+    PHASE_STAGE,
+    PHASE_STEPS,
+    PHASE_ALPHA_US,
+    PHASE_BYTES_SENT,
+    PHASE_BYTES_RECEIVED,
+    PHASE_BW_GBPS,
+    PHASE_EFFICIENCY,
+    PHASE_LATENCY_US,
+    PHASE_BANDWIDTH_US,
+    PHASE_TIME_US,
+    PHASE_NOTE,
+    PHASE_FIELD_COUNT
+};
+static const record_column PHASE_COLUMNS[PHASE_FIELD_COUNT] = {
+    [PHASE_LABEL] = {"label", "phase", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    [PHASE_LINK] = {"link", "link", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    [PHASE_SCOPE] = {"scope", "scope", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    [PHASE_STAGE] = {"stage", "stage", FIELD_INT, COLUMN_MACHINE, NULL},
+    [PHASE_STEPS] = {"steps", "steps", FIELD_INT, COLUMN_MACHINE, NULL},
+    [PHASE_ALPHA_US] = {"alpha_us", "alpha", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    [PHASE_BYTES_SENT] = {"bytes_sent", "sent", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    [PHASE_BYTES_RECEIVED] = {"bytes_received", "received", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    [PHASE_BW_GBPS] = {"bw_GBps", "bandwidth", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    [PHASE_EFFICIENCY] = {"efficiency", "efficiency", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    [PHASE_LATENCY_US] = {"latency_us", "latency", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    [PHASE_BANDWIDTH_US] = {"bandwidth_us", "bandwidth term", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    [PHASE_TIME_US] = {"time_us", "time", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    [PHASE_NOTE] = {"note", "note", FIELD_TEXT, COLUMN_MACHINE, NULL},
 };
 const record_schema PHASE_SCHEMA = {"phases", sizeof PHASE_COLUMNS / sizeof PHASE_COLUMNS[0],
                                     PHASE_COLUMNS};
@@ -366,6 +384,52 @@ static record_value result_value(const result_view *v, result_field field, char 
     return value;
 }
 
+/* The value of column `field` of the result's phase i: as result_value,
+ * for PHASE_SCHEMA. */
+static record_value phase_value(const result_view *v, int i, int field, char *buffer,
+                                size_t buffer_size)
+{
+    const collcalc_phase *ph = &v->result->phases[i];
+    record_value value = {.present = true};
+    switch (field) {
+    case PHASE_LABEL: value.as.text = ph->label; break;
+    case PHASE_LINK: value.as.text = ph->link; break;
+    case PHASE_SCOPE: value.as.text = collcalc_scope_name(ph->scope); break;
+    case PHASE_STAGE: value.as.integer = ph->stage; break;
+    case PHASE_STEPS: value.as.integer = ph->steps; break;
+    case PHASE_ALPHA_US: value.as.number = ph->alpha_us; break;
+    case PHASE_BYTES_SENT: value.as.number = ph->bytes_sent; break;
+    case PHASE_BYTES_RECEIVED: value.as.number = ph->bytes_received; break;
+    case PHASE_BW_GBPS: value.as.number = ph->bw_GBps; break;
+    case PHASE_EFFICIENCY: value.as.number = ph->efficiency; break;
+    case PHASE_LATENCY_US: value.as.number = ph->latency_us; break;
+    case PHASE_BANDWIDTH_US: value.as.number = ph->bandwidth_us; break;
+    case PHASE_TIME_US: value.as.number = ph->time_us; break;
+    case PHASE_NOTE:
+        collcalc_phase_explain(v->query, v->result, i, buffer, buffer_size);
+        value.as.text = buffer;
+        break;
+    default: value.present = false; break;
+    }
+    return value;
+}
+
+/* Sets a value read for column (of the schema it was read against) on the
+ * set's current row: the setters convert to the kind the set's own schema
+ * gives the column. */
+static void record_value_as(record_set *set, const record_column *column,
+                            const record_value *value)
+{
+    if (!value->present)
+        return;
+    switch (column->kind) {
+    case FIELD_TEXT: record_text(set, column->name, value->as.text); break;
+    case FIELD_BOOL: record_bool(set, column->name, value->as.flag); break;
+    case FIELD_INT: record_int(set, column->name, value->as.integer); break;
+    default: record_number(set, column->name, value->as.number); break;
+    }
+}
+
 void report_result_row(record_set *set, const collcalc_query *query, const collcalc_result *r,
                        collcalc_bw_basis basis, long layers, long per_layer, bool fastest)
 {
@@ -378,57 +442,45 @@ void report_result_row(record_set *set, const collcalc_query *query, const collc
         if (field == RESULT_NOTE && !record_wants(set, column))
             continue;
         record_value value = result_value(&view, (result_field)field, text, sizeof text);
-        if (!value.present)
-            continue;
-        /* The setters convert to the kind the set's schema gives the column. */
-        switch (RESULT_SCHEMA.columns[field].kind) {
-        case FIELD_TEXT: record_text(set, column, value.as.text); break;
-        case FIELD_BOOL: record_bool(set, column, value.as.flag); break;
-        case FIELD_INT: record_int(set, column, value.as.integer); break;
-        default: record_number(set, column, value.as.number); break;
-        }
+        record_value_as(set, &RESULT_SCHEMA.columns[field], &value);
     }
     if (!record_wants(set, "phases"))
         return;
     record_set *phases = record_nested(set, &PHASE_SCHEMA);
     for (int i = 0; i < r->phase_count; i++) {
-        const collcalc_phase *ph = &r->phases[i];
         record_begin(phases);
-        record_text(phases, "label", ph->label);
-        record_text(phases, "link", ph->link);
-        record_text(phases, "scope", collcalc_scope_name(ph->scope));
-        record_int(phases, "stage", ph->stage);
-        record_int(phases, "steps", ph->steps);
-        record_number(phases, "alpha_us", ph->alpha_us);
-        record_number(phases, "bytes_sent", ph->bytes_sent);
-        record_number(phases, "bytes_received", ph->bytes_received);
-        record_number(phases, "bw_GBps", ph->bw_GBps);
-        record_number(phases, "efficiency", ph->efficiency);
-        record_number(phases, "latency_us", ph->latency_us);
-        record_number(phases, "bandwidth_us", ph->bandwidth_us);
-        record_number(phases, "time_us", ph->time_us);
-        collcalc_phase_explain(query, r, i, text, sizeof text);
-        record_text(phases, "note", text);
+        for (int field = 0; field < PHASE_FIELD_COUNT; field++) {
+            record_value value = phase_value(&view, i, field, text, sizeof text);
+            record_value_as(phases, &PHASE_COLUMNS[field], &value);
+        }
     }
     record_set_records(set, "phases", phases);
 }
 
-bool report_result_write(row_buffer *out, output_format format,
-                         const column_selection *selection, const result_view *view,
-                         const char *lead, long long lead_value)
+void report_result_write(row_buffer *out, output_format format, const column_selection *selection,
+                         const result_view *view, const char *lead, long long lead_value)
 {
-    for (size_t k = 0; k < selection->count; k++)
-        if (selection->column[k] >= RESULT_PHASES)
-            return false;
     char text[COLLCALC_EXPLAIN_MAX];
     rows_begin(out, format, lead, lead_value);
     for (size_t k = 0; k < selection->count; k++) {
         result_field field = (result_field)selection->column[k];
-        record_value value = result_value(view, field, text, sizeof text);
-        rows_field(out, format, &RESULT_SCHEMA.columns[field], &value);
+        if (field != RESULT_PHASES) {
+            record_value value = result_value(view, field, text, sizeof text);
+            rows_field(out, format, &RESULT_SCHEMA.columns[field], &value);
+            continue;
+        }
+        rows_list_begin(out, format, &RESULT_SCHEMA.columns[field]);
+        for (int i = 0; i < view->result->phase_count; i++) {
+            rows_list_item_begin(out, i == 0);
+            for (int column = 0; column < PHASE_FIELD_COUNT; column++) {
+                record_value value = phase_value(view, i, column, text, sizeof text);
+                rows_list_field(out, format, &PHASE_COLUMNS[column], &value, column == 0);
+            }
+            rows_list_item_end(out);
+        }
+        rows_list_end(out, format);
     }
     rows_end(out, format);
-    return true;
 }
 
 size_t report_fastest_in_nccl(const collcalc_result *results, size_t count)

@@ -136,12 +136,10 @@ void report_result_row(record_set *set, const collcalc_query *query, const collc
                        collcalc_bw_basis basis, long layers, long per_layer, bool fastest);
 
 /* The same result straight into rows: the selected RESULT_SCHEMA columns
- * after lead, as CSV or a JSON line, with no document (batch). False, with
- * nothing written, when the selection holds the phases (a nested list:
- * those rows go through a document). */
-bool report_result_write(row_buffer *out, output_format format,
-                         const column_selection *selection, const result_view *view,
-                         const char *lead, long long lead_value);
+ * after lead, as CSV or a JSON line, with no document (batch): the very
+ * text rows_write prints for report_result_row's records. */
+void report_result_write(row_buffer *out, output_format format, const column_selection *selection,
+                         const result_view *view, const char *lead, long long lead_value);
 
 /* Two-line header of a collective query for people. */
 void report_header(document *doc, const collcalc_query *query, collcalc_bw_basis basis);

@@ -536,6 +536,17 @@ bool column_selection_parse(column_selection *out, const record_schema *schema, 
     }
 }
 
+void column_selection_all(column_selection *out, const record_schema *schema)
+{
+    memset(out, 0, sizeof *out);
+    out->schema = schema;
+    for (size_t c = 0; c < schema->column_count && out->count < SELECTION_MAX; c++)
+        if (schema->columns[c].flags & COLUMN_MACHINE) {
+            out->column[out->count++] = (unsigned char)c;
+            out->mask |= UINT64_C(1) << c;
+        }
+}
+
 bool doc_select_columns(document *doc, const column_selection *selection)
 {
     const size_t slots = sizeof doc->selections / sizeof doc->selections[0];

@@ -158,6 +158,10 @@ typedef struct {
 bool column_selection_parse(column_selection *out, const record_schema *schema, const char *list,
                             char *why, size_t why_size);
 
+/* Every machine column of the schema, in its order (what the renderers
+ * print without a selection). */
+void column_selection_all(column_selection *out, const record_schema *schema);
+
 /* The selection applies to the document's lists of its schema from now on
  * (the pointer is kept: it must outlive the document), replacing an
  * earlier one of the same schema. False when the document already holds

@@ -9,11 +9,33 @@
 #include "number.h"
 #include "record_internal.h"
 
+/* A row repeats values (time_us and total_time_us; phase after phase):
+ * recent texts are kept in a small direct-mapped table keyed by the bits of
+ * the double. Whole numbers are cheap and not kept. No table (NULL): the
+ * text goes straight into the buffer. */
+enum { CACHED = 32 };
+typedef struct {
+    uint64_t bits[CACHED];
+    char text[CACHED][NUMBER_TEXT_MAX];
+    unsigned char length[CACHED];
+} number_cache;
+
+struct row_numbers {
+    number_cache cache; /* of the row rows_begin started */
+};
+
 bool row_buffer_init(row_buffer *buffer, FILE *out, size_t capacity)
 {
     memset(buffer, 0, sizeof *buffer);
     buffer->out = out;
     buffer->data = malloc(capacity);
+    buffer->numbers = calloc(1, sizeof *buffer->numbers);
+    if (buffer->data == NULL || buffer->numbers == NULL) {
+        free(buffer->data);
+        free(buffer->numbers);
+        buffer->data = NULL;
+        buffer->numbers = NULL;
+    }
     buffer->capacity = buffer->data != NULL ? capacity : 0;
     buffer->failed = buffer->data == NULL;
     return !buffer->failed;
@@ -32,14 +54,20 @@ bool row_buffer_flush(row_buffer *buffer)
 void row_buffer_free(row_buffer *buffer)
 {
     free(buffer->data);
+    free(buffer->numbers);
     memset(buffer, 0, sizeof *buffer);
 }
 
-/* Room for n more bytes: flush, or grow a memory buffer. */
-static bool reserve(row_buffer *b, size_t n)
+static bool reserve_more(row_buffer *b, size_t n);
+
+/* Room for n more bytes: at once when there is, else flush or grow. */
+static inline bool reserve(row_buffer *b, size_t n)
 {
-    if (b->capacity - b->used >= n)
-        return true;
+    return b->capacity - b->used >= n || reserve_more(b, n);
+}
+
+static bool reserve_more(row_buffer *b, size_t n)
+{
     if (b->out != NULL) {
         row_buffer_flush(b);
         if (b->capacity >= n)
@@ -58,7 +86,7 @@ static bool reserve(row_buffer *b, size_t n)
     return true;
 }
 
-static void put(row_buffer *b, const char *text, size_t n)
+static inline void put(row_buffer *b, const char *text, size_t n)
 {
     if (!reserve(b, n))
         return;
@@ -97,17 +125,6 @@ static void put_integer(row_buffer *b, long long value)
         digits[sizeof digits - 1 - n++] = '-';
     put(b, digits + sizeof digits - n, n);
 }
-
-/* A row repeats values (time_us and total_time_us; phase after phase):
- * recent texts are kept in a small direct-mapped table keyed by the bits of
- * the double. Whole numbers are cheap and not kept. No table (NULL): the
- * text goes straight into the buffer. */
-enum { CACHED = 32 };
-typedef struct {
-    uint64_t bits[CACHED];
-    char text[CACHED][NUMBER_TEXT_MAX];
-    unsigned char length[CACHED];
-} number_cache;
 
 static void put_number(row_buffer *b, number_cache *cache, double value)
 {
@@ -368,8 +385,31 @@ long rows_write(row_buffer *buffer, const document *doc, output_format format, c
     return buffer->failed ? -1 : rows;
 }
 
+/* The JSON style of a row written field by field: plain in JSON lines,
+ * quotes doubled inside a CSV field (a nested list), with the row's number
+ * table. */
+static json_style row_style(row_buffer *buffer, output_format format)
+{
+    number_cache *cache = buffer->numbers != NULL ? &buffer->numbers->cache : NULL;
+    json_style style = {"\"", 1, cache};
+    if (format == FORMAT_CSV)
+        style = (json_style){"\"\"", 2, cache};
+    return style;
+}
+
+/* "name": (column names are plain identifiers: nothing to escape). */
+static void put_name(row_buffer *b, const json_style *style, const char *name)
+{
+    put_quote(b, style);
+    put_text(b, name);
+    put_quote(b, style);
+    put_char(b, ':');
+}
+
 void rows_begin(row_buffer *buffer, output_format format, const char *lead, long long lead_value)
 {
+    if (buffer->numbers != NULL)
+        memset(buffer->numbers->cache.length, 0, sizeof buffer->numbers->cache.length);
     if (format == FORMAT_CSV) {
         put_integer(buffer, lead_value);
         return;
@@ -384,16 +424,14 @@ void rows_begin(row_buffer *buffer, output_format format, const char *lead, long
 void rows_field(row_buffer *buffer, output_format format, const record_column *column,
                 const record_value *value)
 {
+    json_style style = row_style(buffer, format);
     put_char(buffer, ',');
-    if (format == FORMAT_CSV) { /* one value: no number table to reuse */
-        const json_style in_csv = {"\"\"", 2, NULL};
-        csv_value(buffer, &in_csv, column->kind, value);
+    if (format == FORMAT_CSV) {
+        csv_value(buffer, &style, column->kind, value);
         return;
     }
-    const json_style plain = {"\"", 1, NULL};
-    json_text(buffer, &plain, column->name);
-    put_char(buffer, ':');
-    json_value(buffer, &plain, column->kind, value);
+    put_name(buffer, &style, column->name);
+    json_value(buffer, &style, column->kind, value);
 }
 
 void rows_end(row_buffer *buffer, output_format format)
@@ -401,4 +439,46 @@ void rows_end(row_buffer *buffer, output_format format)
     if (format != FORMAT_CSV)
         put_char(buffer, '}');
     put_char(buffer, '\n');
+}
+
+
+void rows_list_begin(row_buffer *buffer, output_format format, const record_column *column)
+{
+    put_char(buffer, ',');
+    if (format == FORMAT_CSV) {
+        put_char(buffer, '"');
+    } else {
+        json_style style = row_style(buffer, format);
+        put_name(buffer, &style, column->name);
+    }
+    put_char(buffer, '[');
+}
+
+void rows_list_item_begin(row_buffer *buffer, bool first)
+{
+    if (!first)
+        put_char(buffer, ',');
+    put_char(buffer, '{');
+}
+
+void rows_list_field(row_buffer *buffer, output_format format, const record_column *column,
+                     const record_value *value, bool first)
+{
+    json_style style = row_style(buffer, format);
+    if (!first)
+        put_char(buffer, ',');
+    put_name(buffer, &style, column->name);
+    json_value(buffer, &style, column->kind, value);
+}
+
+void rows_list_item_end(row_buffer *buffer)
+{
+    put_char(buffer, '}');
+}
+
+void rows_list_end(row_buffer *buffer, output_format format)
+{
+    put_char(buffer, ']');
+    if (format == FORMAT_CSV)
+        put_char(buffer, '"');
 }

@@ -13,11 +13,13 @@
 #include "record.h"
 
 /* An output buffer: fwrite to out when full (out NULL: it grows). */
+struct row_numbers; /* rows.c: the number texts of the row being written */
 typedef struct {
     char *data;
     size_t used, capacity;
     FILE *out;
     bool failed; /* a write error or out of memory: later writes are dropped */
+    struct row_numbers *numbers;
 } row_buffer;
 
 /* capacity bytes of storage (malloc'd; freed by row_buffer_free). */
@@ -50,5 +52,14 @@ void rows_begin(row_buffer *buffer, output_format format, const char *lead, long
 void rows_field(row_buffer *buffer, output_format format, const record_column *column,
                 const record_value *value);
 void rows_end(row_buffer *buffer, output_format format);
+
+/* A nested list field of such a row (the phases), item by item: its JSON
+ * text, inside one quoted CSV field (quotes doubled) or as a JSON array. */
+void rows_list_begin(row_buffer *buffer, output_format format, const record_column *column);
+void rows_list_item_begin(row_buffer *buffer, bool first);
+void rows_list_field(row_buffer *buffer, output_format format, const record_column *column,
+                     const record_value *value, bool first);
+void rows_list_item_end(row_buffer *buffer);
+void rows_list_end(row_buffer *buffer, output_format format);
 
 #endif
