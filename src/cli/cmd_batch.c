@@ -341,8 +341,7 @@ static bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot
     const column_selection *columns = s->columns_text == NULL ? &s->all_results
                                       : s->selection_ok[0]    ? &s->selection[0]
                                                               : NULL;
-    if (!slot->plan.nccl && columns != NULL &&
-        (s->format == FORMAT_JSONL || s->schema == &RESULT_SCHEMA)) {
+    if (columns != NULL && (s->format == FORMAT_JSONL || s->schema == &RESULT_SCHEMA)) {
         if (collective_answer_rows(line, &slot->plan, size_bytes, &s->out, s->format, columns,
                                    "line", line_no) != 0)
             relay(s, line_no);
@@ -356,7 +355,6 @@ static bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot
     return true;
 }
 
-/* One query: words[0] the command, the rest its options. */
 /* One query: words[0] the command, the rest its options. A line's key
  * (its plan was not kept) comes with it; else the words are keyed. */
 static void run_query(batch_state *s, long line_no, int argc, char **argv, const size_t *lengths,

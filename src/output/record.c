@@ -573,18 +573,22 @@ bool record_wants(const record_set *set, const char *column)
     return false;
 }
 
+size_t schema_machine_columns(const record_schema *schema, const column_selection *selection,
+                              size_t columns[SELECTION_MAX])
+{
+    column_selection all;
+    if (selection == NULL) {
+        column_selection_all(&all, schema);
+        selection = &all;
+    }
+    for (size_t k = 0; k < selection->count; k++)
+        columns[k] = selection->column[k];
+    return selection->count;
+}
+
 size_t set_machine_columns(const record_set *set, size_t columns[SELECTION_MAX])
 {
-    size_t count = 0;
-    if (set->selection != NULL) {
-        for (size_t k = 0; k < set->selection->count; k++)
-            columns[count++] = set->selection->column[k];
-        return count;
-    }
-    for (size_t c = 0; c < set->schema->column_count && count < SELECTION_MAX; c++)
-        if (set->schema->columns[c].flags & COLUMN_MACHINE)
-            columns[count++] = c;
-    return count;
+    return schema_machine_columns(set->schema, set->selection, columns);
 }
 
 bool output_format_parse(const char *text, output_format *out)

@@ -62,4 +62,8 @@ struct document {
  * SELECTION_MAX (no schema is wider). */
 size_t set_machine_columns(const record_set *set, size_t columns[SELECTION_MAX]);
 
+/* The same for a schema and a selection of it (NULL: every machine column). */
+size_t schema_machine_columns(const record_schema *schema, const column_selection *selection,
+                              size_t columns[SELECTION_MAX]);
+
 #endif

@@ -220,26 +220,13 @@ static void csv_field_text(row_buffer *b, const char *text, size_t length)
     put_char(b, '"');
 }
 
-/* Column name lengths, per schema (names are plain identifiers: no
- * escaping needed). */
-static const size_t *name_lengths(const record_schema *schema)
+/* "name": (column names are plain identifiers: nothing to escape). */
+static void put_name(row_buffer *b, const json_style *style, const char *name)
 {
-    enum { SCHEMAS = 8, COLUMNS = 64 };
-    static const record_schema *known[SCHEMAS];
-    static size_t lengths[SCHEMAS][COLUMNS];
-    if (schema->column_count > COLUMNS)
-        return NULL;
-    for (size_t i = 0; i < SCHEMAS; i++) {
-        if (known[i] == schema)
-            return lengths[i];
-        if (known[i] == NULL) {
-            for (size_t c = 0; c < schema->column_count; c++)
-                lengths[i][c] = strlen(schema->columns[c].name);
-            known[i] = schema;
-            return lengths[i];
-        }
-    }
-    return NULL;
+    put_quote(b, style);
+    put_text(b, name);
+    put_quote(b, style);
+    put_char(b, ':');
 }
 
 static void json_set(row_buffer *b, const json_style *style, const record_set *set);
@@ -261,28 +248,16 @@ static void json_value(row_buffer *b, const json_style *style, field_kind kind,
 }
 
 /* The machine fields of a row, comma-separated, as "name":value. */
-static void json_fields(row_buffer *b, const json_style *style, const record_set *set, size_t r,
-                        bool first)
+static void json_fields(row_buffer *b, const json_style *style, const record_set *set, size_t r)
 {
-    const size_t *lengths = name_lengths(set->schema);
     size_t columns[SELECTION_MAX];
     size_t count = set_machine_columns(set, columns);
     for (size_t k = 0; k < count; k++) {
-        size_t c = columns[k];
-        const record_column *column = &set->schema->columns[c];
-        size_t n = lengths != NULL ? lengths[c] : strlen(column->name);
-        size_t q = style->quote_length;
-        if (reserve(b, n + 2 * q + 2)) {
-            if (!first)
-                b->data[b->used++] = ',';
-            memcpy(b->data + b->used, style->quote, q);
-            memcpy(b->data + b->used + q, column->name, n);
-            memcpy(b->data + b->used + q + n, style->quote, q);
-            b->used += n + 2 * q;
-            b->data[b->used++] = ':';
-        }
-        first = false;
-        json_value(b, style, column->kind, &set->rows[r].values[c]);
+        const record_column *column = &set->schema->columns[columns[k]];
+        if (k > 0)
+            put_char(b, ',');
+        put_name(b, style, column->name);
+        json_value(b, style, column->kind, &set->rows[r].values[columns[k]]);
     }
 }
 
@@ -293,7 +268,7 @@ static void json_set(row_buffer *b, const json_style *style, const record_set *s
         if (r > 0)
             put_char(b, ',');
         put_char(b, '{');
-        json_fields(b, style, set, r, true);
+        json_fields(b, style, set, r);
         put_char(b, '}');
     }
     put_char(b, ']');
@@ -329,60 +304,15 @@ const record_schema *rows_schema(const document *doc)
 void rows_csv_header(row_buffer *buffer, const char *lead, const record_schema *schema,
                      const column_selection *selection)
 {
+    size_t columns[SELECTION_MAX];
+    size_t count = schema_machine_columns(
+        schema, selection != NULL && selection->schema == schema ? selection : NULL, columns);
     put_text(buffer, lead);
-    if (selection != NULL && selection->schema == schema) {
-        for (size_t k = 0; k < selection->count; k++) {
-            put_char(buffer, ',');
-            put_text(buffer, schema->columns[selection->column[k]].name);
-        }
-    } else {
-        for (size_t c = 0; c < schema->column_count; c++)
-            if (schema->columns[c].flags & COLUMN_MACHINE) {
-                put_char(buffer, ',');
-                put_text(buffer, schema->columns[c].name);
-            }
+    for (size_t k = 0; k < count; k++) {
+        put_char(buffer, ',');
+        put_text(buffer, schema->columns[columns[k]].name);
     }
     put_char(buffer, '\n');
-}
-
-long rows_write(row_buffer *buffer, const document *doc, output_format format, const char *lead,
-                long long lead_value)
-{
-    if (doc_failed(doc))
-        return -1;
-    number_cache cache;
-    memset(cache.length, 0, sizeof cache.length);
-    const json_style plain = {"\"", 1, &cache}, in_csv = {"\"\"", 2, &cache};
-    long rows = 0;
-    for (size_t i = 0; i < doc->item_count; i++) {
-        const doc_item *item = &doc->items[i];
-        if (item->kind != ITEM_RECORDS || !item->set->show_machine)
-            continue;
-        const record_set *set = item->set;
-        size_t columns[SELECTION_MAX];
-        size_t count = set_machine_columns(set, columns);
-        for (size_t r = 0; r < set->row_count; r++, rows++) {
-            if (format == FORMAT_CSV) {
-                put_integer(buffer, lead_value);
-                for (size_t k = 0; k < count; k++) {
-                    put_char(buffer, ',');
-                    csv_value(buffer, &in_csv, set->schema->columns[columns[k]].kind,
-                              &set->rows[r].values[columns[k]]);
-                }
-            } else {
-                put_char(buffer, '{');
-                json_text(buffer, &plain, lead);
-                put_char(buffer, ':');
-                put_integer(buffer, lead_value);
-                json_fields(buffer, &plain, set, r, false);
-                put_char(buffer, '}');
-            }
-            put_char(buffer, '\n');
-        }
-        if (format == FORMAT_CSV)
-            break;
-    }
-    return buffer->failed ? -1 : rows;
 }
 
 /* The JSON style of a row written field by field: plain in JSON lines,
@@ -395,15 +325,6 @@ static json_style row_style(row_buffer *buffer, output_format format)
     if (format == FORMAT_CSV)
         style = (json_style){"\"\"", 2, cache};
     return style;
-}
-
-/* "name": (column names are plain identifiers: nothing to escape). */
-static void put_name(row_buffer *b, const json_style *style, const char *name)
-{
-    put_quote(b, style);
-    put_text(b, name);
-    put_quote(b, style);
-    put_char(b, ':');
 }
 
 void rows_begin(row_buffer *buffer, output_format format, const char *lead, long long lead_value)
@@ -440,7 +361,6 @@ void rows_end(row_buffer *buffer, output_format format)
         put_char(buffer, '}');
     put_char(buffer, '\n');
 }
-
 
 void rows_list_begin(row_buffer *buffer, output_format format, const record_column *column)
 {
@@ -481,4 +401,30 @@ void rows_list_end(row_buffer *buffer, output_format format)
     put_char(buffer, ']');
     if (format == FORMAT_CSV)
         put_char(buffer, '"');
+}
+
+long rows_write(row_buffer *buffer, const document *doc, output_format format, const char *lead,
+                long long lead_value)
+{
+    if (doc_failed(doc))
+        return -1;
+    long rows = 0;
+    for (size_t i = 0; i < doc->item_count; i++) {
+        const doc_item *item = &doc->items[i];
+        if (item->kind != ITEM_RECORDS || !item->set->show_machine)
+            continue;
+        const record_set *set = item->set;
+        size_t columns[SELECTION_MAX];
+        size_t count = set_machine_columns(set, columns);
+        for (size_t r = 0; r < set->row_count; r++, rows++) {
+            rows_begin(buffer, format, lead, lead_value);
+            for (size_t k = 0; k < count; k++)
+                rows_field(buffer, format, &set->schema->columns[columns[k]],
+                           &set->rows[r].values[columns[k]]);
+            rows_end(buffer, format);
+        }
+        if (format == FORMAT_CSV)
+            break;
+    }
+    return buffer->failed ? -1 : rows;
 }
