@@ -339,8 +339,9 @@ static record_value result_value(const result_view *v, result_field field, char 
 {
     const collcalc_result *r = v->result;
     record_value value = {.present = true};
-    collcalc_totals totals;
-    switch (field) {
+    if (field >= RESULT_TOTAL_LATENCY_US && field <= RESULT_TOTAL_TIME_US && !v->totals_known)
+        value.present = false;
+    switch (value.present ? field : RESULT_FIELD_COUNT) {
     case RESULT_SIZE_BYTES: value.as.integer = (long long)r->size_bytes; break;
     case RESULT_OP: value.as.text = collcalc_op_name(r->op); break;
     case RESULT_ALGORITHM: value.as.text = collcalc_algo_name(r->algo); break;
@@ -364,17 +365,9 @@ static record_value result_value(const result_view *v, result_field field, char 
     case RESULT_DOMINANT: value.as.text = collcalc_dominant_name(r->dominant); break;
     case RESULT_LAYERS: value.as.integer = v->layers; break;
     case RESULT_PER_LAYER: value.as.integer = v->per_layer; break;
-    case RESULT_TOTAL_LATENCY_US:
-    case RESULT_TOTAL_BANDWIDTH_US:
-    case RESULT_TOTAL_TIME_US:
-        value.present =
-            collcalc_repeat_totals(r, v->layers, v->per_layer, &totals, NULL) == COLLCALC_OK;
-        value.as.number = field == RESULT_TOTAL_LATENCY_US     ? totals.total_latency_us
-                          : field == RESULT_TOTAL_BANDWIDTH_US ? totals.total_bandwidth_us
-                                                               : totals.total_time_us;
-        if (!value.present)
-            value.as.number = 0.0;
-        break;
+    case RESULT_TOTAL_LATENCY_US: value.as.number = v->totals.total_latency_us; break;
+    case RESULT_TOTAL_BANDWIDTH_US: value.as.number = v->totals.total_bandwidth_us; break;
+    case RESULT_TOTAL_TIME_US: value.as.number = v->totals.total_time_us; break;
     case RESULT_NOTE:
         collcalc_result_explain(v->query, r, buffer, buffer_size);
         value.as.text = buffer;
@@ -430,10 +423,20 @@ static void record_value_as(record_set *set, const record_column *column,
     }
 }
 
+result_view report_result_view(const collcalc_query *query, const collcalc_result *r,
+                               collcalc_bw_basis basis, long layers, long per_layer,
+                               bool fastest)
+{
+    result_view view = {query, r, basis, layers, per_layer, fastest, false, {0}};
+    view.totals_known =
+        collcalc_repeat_totals(r, layers, per_layer, &view.totals, NULL) == COLLCALC_OK;
+    return view;
+}
+
 void report_result_row(record_set *set, const collcalc_query *query, const collcalc_result *r,
                        collcalc_bw_basis basis, long layers, long per_layer, bool fastest)
 {
-    const result_view view = {query, r, basis, layers, per_layer, fastest};
+    const result_view view = report_result_view(query, r, basis, layers, per_layer, fastest);
     char text[COLLCALC_EXPLAIN_MAX];
     record_begin(set);
     for (int field = 0; field < RESULT_PHASES; field++) {

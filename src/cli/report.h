@@ -121,14 +121,20 @@ typedef enum {
     RESULT_FIELD_COUNT
 } result_field;
 
-/* One result as the result columns read it. */
+/* One result as the result columns read it (report_result_view). */
 typedef struct {
     const collcalc_query *query;
     const collcalc_result *result;
     collcalc_bw_basis basis;
     long layers, per_layer;
     bool fastest;
+    bool totals_known; /* the repetition totals could be computed */
+    collcalc_totals totals;
 } result_view;
+
+result_view report_result_view(const collcalc_query *query, const collcalc_result *r,
+                               collcalc_bw_basis basis, long layers, long per_layer,
+                               bool fastest);
 
 /* Adds one result as a row of a set whose schema holds the result columns
  * (RESULT_SCHEMA or a command's superset). */
