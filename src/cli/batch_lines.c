@@ -5,6 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* x86-64 always has SSE2: the scans below take sixteen bytes at a time. */
+#define SIXTEEN_AT_A_TIME 1
+#endif
+
 enum { READ_CHUNK = 1 << 20 };
 
 bool batch_reader_init(batch_reader *reader, FILE *in)
@@ -79,7 +85,15 @@ const char *batch_check_text(const char *text, size_t length, char *buffer, size
 {
     const unsigned char *c = (const unsigned char *)text;
     size_t i = 0;
-    /* ASCII eight bytes at a time: no byte >= 0x80 and none zero. */
+    /* ASCII sixteen or eight bytes at a time: no byte >= 0x80 and none
+     * zero. */
+#ifdef SIXTEEN_AT_A_TIME
+    for (; i + 16 <= length; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(c + i));
+        if (_mm_movemask_epi8(_mm_or_si128(x, _mm_cmpeq_epi8(x, _mm_setzero_si128()))) != 0)
+            break;
+    }
+#endif
     while (i + 8 <= length) {
         uint64_t word;
         memcpy(&word, c + i, sizeof word);
@@ -142,9 +156,9 @@ bool batch_is_blank(const char *text, size_t length)
 /* The bytes that end the plain part of a word: blanks and quotes. */
 static const bool WORD_STOP[256] = {[' '] = true, ['\t'] = true, ['\''] = true, ['"'] = true};
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The bytes of x equal to c, as their high bits (exactly those lanes: no
+#if !defined(SIXTEEN_AT_A_TIME) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Without SSE2, eight bytes at a time in a 64-bit word. The bytes of x equal to c, as their high bits (exactly those lanes: no
  * carry crosses a lane). */
 static uint64_t bytes_equal(uint64_t x, unsigned char c)
 {
@@ -155,11 +169,19 @@ static uint64_t bytes_equal(uint64_t x, unsigned char c)
 #define EIGHT_AT_A_TIME 1
 #endif
 
-/* The first byte at or after i that ends the plain part of a word (a blank
- * or a quote), or length: eight bytes at a time where the machine allows. */
-static size_t plain_end(const char *text, size_t i, size_t length)
+size_t batch_plain_end(const char *text, size_t i, size_t length)
 {
-#ifdef EIGHT_AT_A_TIME
+#ifdef SIXTEEN_AT_A_TIME
+    for (; i + 16 <= length; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
+        __m128i hit = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))),
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')), _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))));
+        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+        if (mask != 0)
+            return i + (size_t)__builtin_ctz(mask);
+    }
+#elif defined(EIGHT_AT_A_TIME)
     for (; i + 8 <= length; i += 8) {
         uint64_t x;
         memcpy(&x, text + i, 8);
@@ -179,6 +201,35 @@ bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max,
     *count = 0;
     bool blank_before = false; /* the first word starts the line: not counted */
     size_t i = 0;
+#ifdef SIXTEEN_AT_A_TIME
+    /* The last piece is copied into zeros (no byte of interest), so every
+     * byte goes through the same sixteen-byte test. */
+    while (i < length) {
+        char piece[16] = {0};
+        const char *from = text + i;
+        if (length - i < 16) {
+            memcpy(piece, from, length - i);
+            from = piece;
+        }
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)from);
+        __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')),
+                                    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                 _mm_cmpeq_epi8(x, _mm_set1_epi8('#'))));
+        if (_mm_movemask_epi8(stop) != 0)
+            return false;
+        unsigned blanks = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+        unsigned starts = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('-'))) &
+                          ((blanks << 1) | (blank_before ? 1u : 0u));
+        blank_before = (blanks >> 15) != 0;
+        for (; starts != 0; starts &= starts - 1) {
+            if (*count == max)
+                return false;
+            offsets[(*count)++] = i + (size_t)__builtin_ctz(starts);
+        }
+        i += 16;
+    }
+#else
 #ifdef EIGHT_AT_A_TIME
     for (; i + 8 <= length; i += 8) {
         uint64_t x;
@@ -206,6 +257,7 @@ bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max,
         }
         blank_before = c == ' ' || c == '\t';
     }
+#endif
     return true;
 }
 
@@ -225,7 +277,7 @@ int batch_split_words(char *text, size_t length, char **words, size_t *lengths, 
         }
         char *start = text + i;
         /* Most words have no quote: they stay where they are. */
-        i = plain_end(text, i, length);
+        i = batch_plain_end(text, i, length);
         char *out = text + i;
         while (i < length && text[i] != ' ' && text[i] != '\t') {
             char c = text[i];

@@ -52,6 +52,10 @@ bool batch_is_blank(const char *text, size_t length);
 int batch_split_words(char *text, size_t length, char **words, size_t *lengths, int max,
                       const char **error);
 
+/* The first byte at or after i that ends the plain part of a word (a
+ * blank or a quote), or length. */
+size_t batch_plain_end(const char *text, size_t i, size_t length);
+
 /* For a line that splits into its blank-separated runs as they are: false
  * when it holds a quote or '#' (or more than max words start with '-'),
  * else the offsets of the words after the first that start with '-', in

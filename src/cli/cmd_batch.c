@@ -43,7 +43,7 @@ typedef struct {
     const char *size_value; /* where the --size value is; NULL: the line cannot use a plan */
     size_t length;
     uint64_t hash;
-    char text[PLAN_KEY_MAX];
+    char text[PLAN_KEY_MAX + 8]; /* + the zeros key_hash pads the last piece with */
 } plan_key;
 
 typedef struct {
@@ -134,12 +134,13 @@ static void key_append(plan_key *key, const char *bytes, size_t n)
 
 static void key_hash(plan_key *key)
 {
-    /* Eight bytes at a time (the tail padded with zeros), mixed once at
-     * the end. */
+    /* Eight bytes at a time, mixed once at the end; the last piece ends in
+     * the zeros written after the key (its array has room for them). */
+    memset(key->text + key->length, 0, 8);
     uint64_t hash = 0x9E3779B97F4A7C15ull ^ key->length;
     for (size_t k = 0; k < key->length; k += 8) {
-        uint64_t chunk = 0;
-        memcpy(&chunk, key->text + k, key->length - k < 8 ? key->length - k : 8);
+        uint64_t chunk;
+        memcpy(&chunk, key->text + k, 8);
         hash = (hash + chunk) * 0xFF51AFD7ED558CCDull;
     }
     hash ^= hash >> 33;
@@ -164,7 +165,7 @@ static bool make_line_key(plan_key *key, const char *text, size_t length, size_t
     key->length = 0;
     size_t dashes[BATCH_WORDS_MAX];
     int count = 0;
-    if (length + 1 > sizeof key->text ||
+    if (length + 1 > PLAN_KEY_MAX ||
         !batch_dash_words(text, length, dashes, BATCH_WORDS_MAX, &count))
         return false;
     const char *end = text + length, *option = NULL;
@@ -183,9 +184,7 @@ static bool make_line_key(plan_key *key, const char *text, size_t length, size_t
     const char *value = option + 6;
     while (value < end && is_blank(*value))
         value++;
-    const char *after = value;
-    while (after < end && !is_blank(*after))
-        after++;
+    const char *after = text + batch_plain_end(text, (size_t)(value - text), length); /* no quotes */
     if (value == after || value[0] == '-')
         return false;
     key->text[0] = 'L';
@@ -222,7 +221,7 @@ static void make_word_key(plan_key *key, int argc, char **argv, const size_t *le
             size_word = i + 1;
         }
     }
-    if (size_word == 0 || total > sizeof key->text)
+    if (size_word == 0 || total > PLAN_KEY_MAX)
         return;
     key_append(key, "W", 1);
     for (int i = 0; i < argc; i++) {

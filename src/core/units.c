@@ -211,11 +211,14 @@ static int longest_unit(const char *text, const char *const *names, size_t count
  * compared first: batch parses sizes by the million). */
 static int exact_unit(const char *text, const char *const *names, size_t count)
 {
-    size_t length = strlen(text);
-    for (size_t i = 0; i < count; i++)
-        if (names[i][0] == text[0] && strncmp(names[i], text, length) == 0 &&
-            names[i][length] == '\0')
+    for (size_t i = 0; i < count; i++) {
+        const char *name = names[i];
+        size_t k = 0;
+        while (name[k] == text[k] && text[k] != '\0')
+            k++;
+        if (name[k] == text[k])
             return (int)i;
+    }
     return -1;
 }
 

@@ -140,9 +140,8 @@ hop hop_shift(const build_ctx *ctx, long distance)
  * query's names are fixed arrays; a missing NUL is cut at the array end). */
 static size_t copy_name(char *out, const char *name)
 {
-    size_t n = 0;
-    while (n < COLLCALC_NAME_MAX - 1 && name[n] != '\0')
-        n++;
+    const char *end = memchr(name, '\0', COLLCALC_NAME_MAX - 1);
+    size_t n = end != NULL ? (size_t)(end - name) : COLLCALC_NAME_MAX - 1;
     memcpy(out, name, n);
     return n;
 }

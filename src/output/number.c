@@ -49,17 +49,39 @@ static size_t put_u64(char *out, uint64_t value)
     if (count == 0)
         count = 1;
     size_t at = count;
-    while (value >= 100) {
-        unsigned pair = (unsigned)(value % 100);
-        value /= 100;
-        at -= 2;
-        memcpy(out + at, DIGIT_PAIRS + 2 * pair, 2);
+    /* Eight digits at a time split off with one 64-bit division, then
+     * pairs in 32-bit arithmetic (cheaper than 64-bit divisions by 100). */
+    while (value >= 100000000) {
+        uint32_t low = (uint32_t)(value % 100000000);
+        value /= 100000000;
+        for (int k = 0; k < 4; k++) {
+            at -= 2;
+            memcpy(out + at, DIGIT_PAIRS + 2 * (low % 100), 2);
+            low /= 100;
+        }
     }
-    if (value >= 10)
-        memcpy(out, DIGIT_PAIRS + 2 * value, 2);
+    uint32_t rest = (uint32_t)value;
+    while (rest >= 100) {
+        at -= 2;
+        memcpy(out + at, DIGIT_PAIRS + 2 * (rest % 100), 2);
+        rest /= 100;
+    }
+    if (rest >= 10)
+        memcpy(out, DIGIT_PAIRS + 2 * rest, 2);
     else
-        out[0] = (char)('0' + value);
+        out[0] = (char)('0' + rest);
     return count;
+}
+
+size_t number_format_integer(char *out, long long value)
+{
+    size_t at = 0;
+    uint64_t magnitude = (uint64_t)value;
+    if (value < 0) {
+        out[at++] = '-';
+        magnitude = 0ull - magnitude;
+    }
+    return at + put_u64(out + at, magnitude);
 }
 
 size_t number_format_reference(char *buffer, size_t size, double value)

@@ -15,6 +15,10 @@
  * otherwise. */
 size_t number_format(char *buffer, size_t size, double value);
 
+/* The decimal text of value at out (no NUL; at most 20 bytes) and its
+ * length: the one integer printer of the machine formats. */
+size_t number_format_integer(char *out, long long value);
+
 /* The reference: "%.*g" for the smallest precision 1..17 that strtod()
  * reads back (integers below 2^53 as "%.0f"). Slow; the tests compare. */
 size_t number_format_reference(char *buffer, size_t size, double value);

@@ -113,17 +113,8 @@ static void put_text(row_buffer *b, const char *text)
 
 static void put_integer(row_buffer *b, long long value)
 {
-    char digits[24];
-    size_t n = 0;
-    unsigned long long magnitude = value < 0 ? 0ull - (unsigned long long)value
-                                             : (unsigned long long)value;
-    do {
-        digits[sizeof digits - 1 - n++] = (char)('0' + magnitude % 10);
-        magnitude /= 10;
-    } while (magnitude != 0);
-    if (value < 0)
-        digits[sizeof digits - 1 - n++] = '-';
-    put(b, digits + sizeof digits - n, n);
+    if (reserve(b, 20))
+        b->used += number_format_integer(b->data + b->used, value);
 }
 
 static void put_number(row_buffer *b, number_cache *cache, double value)
