@@ -93,6 +93,11 @@ const char *batch_check_text(const char *text, size_t length, char *buffer, size
         if (_mm_movemask_epi8(_mm_or_si128(x, _mm_cmpeq_epi8(x, _mm_setzero_si128()))) != 0)
             break;
     }
+    if (i < length && length >= 16 && i + 16 > length) { /* the rest, as the last sixteen */
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(c + length - 16));
+        if (_mm_movemask_epi8(_mm_or_si128(x, _mm_cmpeq_epi8(x, _mm_setzero_si128()))) == 0)
+            return NULL;
+    }
 #endif
     while (i + 8 <= length) {
         uint64_t word;
@@ -198,34 +203,44 @@ size_t batch_plain_end(const char *text, size_t i, size_t length)
 
 bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max, int *count)
 {
+    int found = 0; /* in a local: offsets cannot alias it */
     *count = 0;
     bool blank_before = false; /* the first word starts the line: not counted */
     size_t i = 0;
 #ifdef SIXTEEN_AT_A_TIME
-    /* The last piece is copied into zeros (no byte of interest), so every
-     * byte goes through the same sixteen-byte test. */
+    /* A last piece shorter than sixteen bytes is read as the line's last
+     * sixteen, the bytes already seen shifted out of the masks (drop); a
+     * line shorter than sixteen is copied into zeros (no byte of
+     * interest). */
     while (i < length) {
+        size_t left = length - i;
+        unsigned drop = 0;
         char piece[16] = {0};
         const char *from = text + i;
-        if (length - i < 16) {
-            memcpy(piece, from, length - i);
+        if (left < 16 && length >= 16) {
+            from = text + length - 16;
+            drop = (unsigned)(16 - left);
+        } else if (left < 16) {
+            memcpy(piece, from, left);
             from = piece;
         }
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)from);
         __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')),
                                     _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
                                                  _mm_cmpeq_epi8(x, _mm_set1_epi8('#'))));
-        if (_mm_movemask_epi8(stop) != 0)
+        if (((unsigned)_mm_movemask_epi8(stop) >> drop) != 0)
             return false;
         unsigned blanks = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-            _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
-        unsigned starts = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('-'))) &
-                          ((blanks << 1) | (blank_before ? 1u : 0u));
+                              _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                              _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')))) >>
+                          drop;
+        unsigned dashes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('-'))) >> drop;
+        unsigned starts = dashes & ((blanks << 1) | (blank_before ? 1u : 0u));
         blank_before = (blanks >> 15) != 0;
         for (; starts != 0; starts &= starts - 1) {
-            if (*count == max)
+            if (found == max)
                 return false;
-            offsets[(*count)++] = i + (size_t)__builtin_ctz(starts);
+            offsets[found++] = i + (size_t)__builtin_ctz(starts);
         }
         i += 16;
     }
@@ -240,9 +255,9 @@ bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max,
         uint64_t starts = bytes_equal(x, '-') & ((blanks << 8) | (blank_before ? 0x80u : 0u));
         blank_before = (blanks >> 63) != 0;
         for (; starts != 0; starts &= starts - 1) {
-            if (*count == max)
+            if (found == max)
                 return false;
-            offsets[(*count)++] = i + (size_t)__builtin_ctzll(starts) / 8;
+            offsets[found++] = i + (size_t)__builtin_ctzll(starts) / 8;
         }
     }
 #endif
@@ -251,13 +266,14 @@ bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max,
         if (c == '\'' || c == '"' || c == '#')
             return false;
         if (c == '-' && blank_before) {
-            if (*count == max)
+            if (found == max)
                 return false;
-            offsets[(*count)++] = i;
+            offsets[found++] = i;
         }
         blank_before = c == ' ' || c == '\t';
     }
 #endif
+    *count = found;
     return true;
 }
 

@@ -400,10 +400,10 @@ collcalc_status collcalc_repeat_totals(const collcalc_result *result, long layer
     if (per_layer < 1)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "per-layer count must be at least 1 (got %ld)", per_layer);
-    if (layers > LONG_MAX / per_layer)
+    long count;
+    if (__builtin_mul_overflow(layers, per_layer, &count))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "%ld layers x %ld per layer overflows", layers, per_layer);
-    long count = layers * per_layer;
     double n = (double)count;
     collcalc_totals totals = {.count = count,
                               .total_latency_us = result->latency_us * n,

@@ -244,15 +244,15 @@ size_t number_format(char *buffer, size_t size, double value)
     bool narrow_below = m == (1ull << 52) && biased > 1;
     /* Trailing zeros / nines of Q above its last two digits: a precision
      * dropping j >= 3 digits can read back only through them. */
+    unsigned last2 = (unsigned)(q17 % 100);
     int zeros = 0, nines = 0;
-    {
+    if (last2 <= 16 || last2 >= 83) {
         uint64_t upper = q17 / 100;
         for (uint64_t u = upper; zeros < 15 && u % 10 == 0; u /= 10)
             zeros++;
         for (uint64_t u = upper; nines < 15 && u % 10 == 9; u /= 10)
             nines++;
     }
-    unsigned last2 = (unsigned)(q17 % 100);
     /* The shortest precision that can read back drops at most jmax digits. */
     int jmax = 2;
     if (last2 <= 16 && zeros + 2 > jmax)
@@ -261,7 +261,10 @@ size_t number_format(char *buffer, size_t size, double value)
         jmax = nines + 2;
     for (int p = jmax >= 16 ? 1 : 17 - jmax; p <= 17; p++) {
         int j = 17 - p;
-        if (j >= 3 && !((j - 2 <= zeros && last2 <= 16) || (j - 2 <= nines && last2 >= 83)))
+        /* Dropping two digits or more lands at least 17 units from Q
+         * unless its last two digits are near 00: reads_back would say
+         * no. */
+        if (j >= 2 && !((j - 2 <= zeros && last2 <= 16) || (j - 2 <= nines && last2 >= 83)))
             continue;
         uint64_t n = round_to(q17, rem, t, p);
         uint64_t c = n * POW10[j];

@@ -27,7 +27,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *words[BATCH_WORDS_MAX];
     const char *why;
     char reason[96];
-    batch_check_text(copy, size, reason, sizeof reason);
+    /* The checks, sixteen bytes at a time, against what they must say:
+     * printable ASCII is fine; a NUL before any byte >= 0x80 is not. */
+    const char *verdict = batch_check_text(copy, size, reason, sizeof reason);
+    size_t first_high = 0, first_nul = 0;
+    while (first_high < size && data[first_high] < 0x80)
+        first_high++;
+    while (first_nul < size && data[first_nul] != 0)
+        first_nul++;
+    if ((first_high == size && first_nul == size) != (verdict == NULL) && first_high == size)
+        abort();
+    if (first_nul < first_high && verdict == NULL)
+        abort();
+    /* The end of a word's plain part, against a byte-by-byte scan. */
+    for (size_t from = 0; from <= size; from += 1 + from / 2) {
+        size_t end = from;
+        while (end < size && data[end] != ' ' && data[end] != '\t' && data[end] != '\'' &&
+               data[end] != '"')
+            end++;
+        if (batch_plain_end(copy, from, size) != end)
+            abort();
+    }
     size_t lengths[BATCH_WORDS_MAX];
     int n = batch_split_words(copy, size, words, lengths, BATCH_WORDS_MAX, &why);
     /* Without quotes every word is where it was, unchanged (batch keeps
