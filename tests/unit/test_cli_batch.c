@@ -455,6 +455,38 @@ static void splitters(void **unused)
                              "a \"b\"", "#"};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         assert_false(batch_dash_words(refused[i], strlen(refused[i]), dashes, 8, &count));
+    /* Every length around the sixteen-byte pieces: the last piece, read
+     * as the line's last sixteen bytes, must not count a word twice or
+     * miss one; a quote in the overlap refuses the line. */
+    for (size_t length = 1; length <= 40; length++) {
+        char line[48];
+        memset(line, 'a', sizeof line);
+        line[length - 1] = '-';
+        if (length >= 2)
+            line[length - 2] = ' ';
+        int expected = length >= 2 ? 1 : 0; /* "... -": a word after a blank */
+        assert_true(batch_dash_words(line, length, dashes, 8, &count));
+        assert_int_equal(count, expected);
+        if (expected == 1)
+            assert_int_equal(dashes[0], length - 1);
+        line[length - 1] = '"';
+        assert_false(batch_dash_words(line, length, dashes, 8, &count));
+        /* The plain part of a word ends at the first blank or quote. */
+        line[length - 1] = 'a';
+        assert_int_equal(batch_plain_end(line, 0, length), length >= 2 ? length - 2 : length);
+        assert_int_equal(batch_plain_end(line, length - 1, length), length);
+    }
+    /* A NUL or a byte >= 0x80 in the last piece of a line is found. */
+    char reason[96];
+    char tail[] = "allreduce --size 1MB --gpus 8";
+    size_t tail_length = strlen(tail);
+    assert_null(batch_check_text(tail, tail_length, reason, sizeof reason));
+    tail[tail_length - 2] = '\0';
+    assert_string_equal(batch_check_text(tail, tail_length, reason, sizeof reason),
+                        "a NUL byte at column 28");
+    tail[tail_length - 2] = (char)0xFF;
+    assert_string_equal(batch_check_text(tail, tail_length, reason, sizeof reason),
+                        "not valid UTF-8 at column 28");
     char quoted_text[] = "--size 'oops";
     assert_int_equal(
         batch_split_words(quoted_text, strlen(quoted_text), words, NULL, 8, &error), -1);
