@@ -381,6 +381,8 @@ collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcal
 
 size_t collcalc_fastest_index(const collcalc_result *results, size_t count)
 {
+    if (count <= 1)
+        return 0; /* what the loop below gives for one result or none */
     size_t best = count;
     for (size_t i = 0; i < count; i++) {
         if (!collcalc_algo_may_be_fastest(results[i].op, results[i].algo))
