@@ -9,6 +9,23 @@
 #include <emmintrin.h>
 /* x86-64 always has SSE2: the scans below take sixteen bytes at a time. */
 #define SIXTEEN_AT_A_TIME 1
+
+static __m128i load16(const void *at)
+{
+    return _mm_loadu_si128((const __m128i *)at);
+}
+
+/* The bytes of x equal to c, as bits (bit k: byte k). */
+static unsigned bytes_of(__m128i x, char c)
+{
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(c)));
+}
+
+/* The bytes of x that are NUL or >= 0x80, as bits. */
+static unsigned nul_or_high(__m128i x)
+{
+    return (unsigned)_mm_movemask_epi8(x) | bytes_of(x, '\0');
+}
 #endif
 
 enum { READ_CHUNK = 1 << 20 };
@@ -88,16 +105,11 @@ const char *batch_check_text(const char *text, size_t length, char *buffer, size
     /* ASCII sixteen or eight bytes at a time: no byte >= 0x80 and none
      * zero. */
 #ifdef SIXTEEN_AT_A_TIME
-    for (; i + 16 <= length; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(c + i));
-        if (_mm_movemask_epi8(_mm_or_si128(x, _mm_cmpeq_epi8(x, _mm_setzero_si128()))) != 0)
+    for (; i + 16 <= length; i += 16)
+        if (nul_or_high(load16(c + i)) != 0)
             break;
-    }
-    if (i < length && length >= 16 && i + 16 > length) { /* the rest, as the last sixteen */
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(c + length - 16));
-        if (_mm_movemask_epi8(_mm_or_si128(x, _mm_cmpeq_epi8(x, _mm_setzero_si128()))) == 0)
-            return NULL;
-    }
+    if (i < length && length >= 16 && i + 16 > length && nul_or_high(load16(c + length - 16)) == 0)
+        return NULL; /* the rest, read as the last sixteen bytes, is fine too */
 #endif
     while (i + 8 <= length) {
         uint64_t word;
@@ -163,8 +175,9 @@ static const bool WORD_STOP[256] = {[' '] = true, ['\t'] = true, ['\''] = true, 
 
 #if !defined(SIXTEEN_AT_A_TIME) && (defined(__GNUC__) || defined(__clang__)) && \
     defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Without SSE2, eight bytes at a time in a 64-bit word. The bytes of x equal to c, as their high bits (exactly those lanes: no
- * carry crosses a lane). */
+/* Without SSE2, eight bytes at a time in a 64-bit word: the bytes of x
+ * equal to c, as their high bits (exactly those lanes: no carry crosses a
+ * lane). */
 static uint64_t bytes_equal(uint64_t x, unsigned char c)
 {
     const uint64_t ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
@@ -178,13 +191,10 @@ size_t batch_plain_end(const char *text, size_t i, size_t length)
 {
 #ifdef SIXTEEN_AT_A_TIME
     for (; i + 16 <= length; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
-        __m128i hit = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))),
-            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')), _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))));
-        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
-        if (mask != 0)
-            return i + (size_t)__builtin_ctz(mask);
+        __m128i x = load16(text + i);
+        unsigned hit = bytes_of(x, ' ') | bytes_of(x, '\t') | bytes_of(x, '\'') | bytes_of(x, '"');
+        if (hit != 0)
+            return i + (size_t)__builtin_ctz(hit);
     }
 #elif defined(EIGHT_AT_A_TIME)
     for (; i + 8 <= length; i += 8) {
@@ -224,17 +234,11 @@ bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max,
             memcpy(piece, from, left);
             from = piece;
         }
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)from);
-        __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')),
-                                    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-                                                 _mm_cmpeq_epi8(x, _mm_set1_epi8('#'))));
-        if (((unsigned)_mm_movemask_epi8(stop) >> drop) != 0)
+        __m128i x = load16(from);
+        if (((bytes_of(x, '\'') | bytes_of(x, '"') | bytes_of(x, '#')) >> drop) != 0)
             return false;
-        unsigned blanks = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-                              _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
-                              _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')))) >>
-                          drop;
-        unsigned dashes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('-'))) >> drop;
+        unsigned blanks = (bytes_of(x, ' ') | bytes_of(x, '\t')) >> drop;
+        unsigned dashes = bytes_of(x, '-') >> drop;
         unsigned starts = dashes & ((blanks << 1) | (blank_before ? 1u : 0u));
         blank_before = (blanks >> 15) != 0;
         for (; starts != 0; starts &= starts - 1) {

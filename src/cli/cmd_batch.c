@@ -184,7 +184,8 @@ static bool make_line_key(plan_key *key, const char *text, size_t length, size_t
     const char *value = option + 6;
     while (value < end && is_blank(*value))
         value++;
-    const char *after = text + batch_plain_end(text, (size_t)(value - text), length); /* no quotes */
+    /* The value ends at a blank: the line has no quotes. */
+    const char *after = text + batch_plain_end(text, (size_t)(value - text), length);
     if (value == after || value[0] == '-')
         return false;
     key->text[0] = 'L';
@@ -249,10 +250,6 @@ static const plan_slot *find_plan(const batch_state *s, const plan_key *key)
         match |= (unsigned)(s->tags[set][w] == key->hash) << w;
     for (; match != 0; match &= match - 1) {
         const plan_slot *slot = &s->plans[set * PLAN_WAYS + (size_t)__builtin_ctz(match)];
-        /* The plan's cache lines are asked for while the key is compared
-         * (the kept plans outgrow the core's own cache). */
-        for (size_t at = 0; at < sizeof slot->plan; at += 64)
-            __builtin_prefetch((const char *)&slot->plan + at);
         if (slot->key_length == key->length && memcmp(slot->key, key->text, key->length) == 0)
             return slot;
     }
