@@ -147,47 +147,49 @@ static bool reads_back(uint64_t c, uint64_t q17, u128 rem, int t, u128 pow10_s0,
 /* "%.*g" of the p-digit decimal n x 10^(k - p + 1) (n has p digits). */
 static size_t put_g(char *out, bool negative, uint64_t n, int p, int k)
 {
-    char digits[24];
-    size_t count = put_u64(digits, n);
-    while (count > 1 && digits[count - 1] == '0')
-        count--;
     size_t at = 0;
     if (negative)
         out[at++] = '-';
-    if (k < -4 || k >= p) {
-        out[at++] = digits[0];
-        if (count > 1) {
-            out[at++] = '.';
-            memcpy(out + at, digits + 1, count - 1);
-            at += count - 1;
-        }
-        out[at++] = 'e';
-        int e = k;
-        out[at++] = e < 0 ? '-' : '+';
-        if (e < 0)
-            e = -e;
-        if (e < 10)
-            out[at++] = '0';
-        at += put_u64(out + at, (uint64_t)e);
-        return at;
-    }
-    if (k < 0) {
+    bool scientific = k < -4 || k >= p;
+    if (!scientific && k < 0) { /* 0.000ddd */
         out[at++] = '0';
         out[at++] = '.';
         for (int i = 0; i < -k - 1; i++)
             out[at++] = '0';
-        memcpy(out + at, digits, count);
+    }
+    /* The digits are written one place to the right, then those before
+     * the point moved left over the gap, where the point goes. */
+    char *digits = out + at + 1;
+    size_t count = put_u64(digits, n);
+    while (count > 1 && digits[count - 1] == '0')
+        count--;
+    if (!scientific && k < 0) {
+        for (size_t i = 0; i < count; i++)
+            out[at + i] = digits[i];
         return at + count;
     }
-    size_t whole = (size_t)k + 1;
-    for (size_t i = 0; i < whole; i++)
-        out[at++] = i < count ? digits[i] : '0';
-    if (count > whole) {
-        out[at++] = '.';
-        memcpy(out + at, digits + whole, count - whole);
-        at += count - whole;
+    size_t lead = scientific ? 1 : (size_t)k + 1; /* the digits before the point */
+    size_t shown = lead < count ? lead : count;
+    for (size_t i = 0; i < shown; i++)
+        out[at + i] = digits[i];
+    if (lead >= count) { /* no fraction: zeros up to the point */
+        for (size_t i = count; i < lead; i++)
+            out[at + i] = '0';
+        at += lead;
+    } else {
+        out[at + lead] = '.';
+        at += count + 1;
     }
-    return at;
+    if (!scientific)
+        return at;
+    out[at++] = 'e';
+    int e = k;
+    out[at++] = e < 0 ? '-' : '+';
+    if (e < 0)
+        e = -e;
+    if (e < 10)
+        out[at++] = '0';
+    return at + put_u64(out + at, (uint64_t)e);
 }
 
 size_t number_format(char *buffer, size_t size, double value)

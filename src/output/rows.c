@@ -137,7 +137,12 @@ static void put_number(row_buffer *b, number_cache *cache, double value)
             (unsigned char)number_format(cache->text[slot], sizeof cache->text[slot], value);
         cache->bits[slot] = bits;
     }
-    put(b, cache->text[slot], cache->length[slot]);
+    /* The whole text array copied (a fixed size: no loop, no call), the
+     * number's length kept. */
+    if (reserve(b, NUMBER_TEXT_MAX)) {
+        memcpy(b->data + b->used, cache->text[slot], NUMBER_TEXT_MAX);
+        b->used += cache->length[slot];
+    }
 }
 
 /* How JSON is written: plain, or inside a quoted CSV field (every '"'
