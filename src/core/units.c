@@ -250,20 +250,25 @@ static collcalc_status reject_unit(collcalc_diag *diag, const char *kind, const 
 
 /* ------------------------------------------------------------------ sizes */
 
+/* The size units and their bytes, pair by pair in the same order: the
+ * units people write most first (an exact match stops the search). */
+#define KIB (UINT64_C(1) << 10)
+#define MIB (UINT64_C(1) << 20)
+#define GIB (UINT64_C(1) << 30)
+#define TIB (UINT64_C(1) << 40)
+#define PIB (UINT64_C(1) << 50)
 static const char *const size_unit_names[] = {
-    "B",  "K",  "k",  "M",  "m",  "G",   "g",   "T",   "t",   "P",   "p",
-    "kB", "KB", "MB", "GB", "TB", "PB",  "KiB", "MiB", "GiB", "TiB", "PiB",
+    "MB", "GB", "MiB", "GiB", "KiB", "kB", "KB", "TB", "TiB", "PB", "PiB",
+    "B",  "K",  "M",   "G",   "k",   "m",  "g",  "T",  "t",   "P",  "p",
 };
 static const uint64_t size_unit_multipliers[] = {
-    1,
-    UINT64_C(1) << 10, UINT64_C(1) << 10, UINT64_C(1) << 20, UINT64_C(1) << 20,
-    UINT64_C(1) << 30, UINT64_C(1) << 30, UINT64_C(1) << 40, UINT64_C(1) << 40,
-    UINT64_C(1) << 50, UINT64_C(1) << 50,
-    UINT64_C(1000), UINT64_C(1000), UINT64_C(1000000), UINT64_C(1000000000),
-    UINT64_C(1000000000000), UINT64_C(1000000000000000),
-    UINT64_C(1) << 10, UINT64_C(1) << 20, UINT64_C(1) << 30, UINT64_C(1) << 40,
-    UINT64_C(1) << 50,
+    UINT64_C(1000000), UINT64_C(1000000000), MIB, GIB, KIB, UINT64_C(1000), UINT64_C(1000),
+    UINT64_C(1000000000000), TIB, UINT64_C(1000000000000000), PIB,
+    1, KIB, MIB, GIB, KIB, MIB, GIB, TIB, TIB, PIB, PIB,
 };
+_Static_assert(sizeof size_unit_names / sizeof size_unit_names[0] ==
+                   sizeof size_unit_multipliers / sizeof size_unit_multipliers[0],
+               "a multiplier for every size unit");
 #define SIZE_UNIT_COUNT (sizeof size_unit_names / sizeof size_unit_names[0])
 #define SIZE_UNIT_LIST "B, kB/KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB, K, M, G, T, P"
 
