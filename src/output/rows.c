@@ -219,10 +219,15 @@ static void csv_field_text(row_buffer *b, const char *text, size_t length)
 /* "name": (column names are plain identifiers: nothing to escape). */
 static void put_name(row_buffer *b, const json_style *style, const char *name)
 {
-    put_quote(b, style);
-    put_text(b, name);
-    put_quote(b, style);
-    put_char(b, ':');
+    size_t n = strlen(name), q = style->quote_length, total = n + 2 * q + 1;
+    if (!reserve(b, total)) /* once for the four pieces */
+        return;
+    char *to = b->data + b->used;
+    for (size_t i = 0; i < q; i++)
+        to[i] = to[q + n + i] = style->quote[i];
+    memcpy(to + q, name, n);
+    to[total - 1] = ':';
+    b->used += total;
 }
 
 static void json_set(row_buffer *b, const json_style *style, const record_set *set);
