@@ -54,11 +54,12 @@ static size_t put_u64(char *out, uint64_t value)
     while (value >= 100000000) {
         uint32_t low = (uint32_t)(value % 100000000);
         value /= 100000000;
-        for (int k = 0; k < 4; k++) {
-            at -= 2;
-            memcpy(out + at, DIGIT_PAIRS + 2 * (low % 100), 2);
-            low /= 100;
-        }
+        uint32_t upper4 = low / 10000, lower4 = low % 10000; /* two independent halves */
+        at -= 8;
+        memcpy(out + at, DIGIT_PAIRS + 2 * (upper4 / 100), 2);
+        memcpy(out + at + 2, DIGIT_PAIRS + 2 * (upper4 % 100), 2);
+        memcpy(out + at + 4, DIGIT_PAIRS + 2 * (lower4 / 100), 2);
+        memcpy(out + at + 6, DIGIT_PAIRS + 2 * (lower4 % 100), 2);
     }
     uint32_t rest = (uint32_t)value;
     while (rest >= 100) {

@@ -7,6 +7,7 @@
 
 #include "number.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,8 +76,36 @@ static void same_text_as_reference(void **unused)
     assert_int_equal(failures, 0);
 }
 
+/* The integer printer against printf at every digit count and the ends. */
+static void integers_as_printf(void **unused)
+{
+    (void)unused;
+    long long values[64 * 2 + 4];
+    size_t count = 0;
+    for (int digits = 1; digits <= 19; digits++) {
+        long long p = 1;
+        for (int i = 1; i < digits; i++)
+            p *= 10;
+        values[count++] = p;         /* 1, 10, 100, ... */
+        values[count++] = p - 1;     /* 0, 9, 99, ... */
+        values[count++] = -p;
+        values[count++] = p + p / 3; /* a digit of every kind */
+    }
+    values[count++] = LLONG_MAX;
+    values[count++] = LLONG_MIN;
+    values[count++] = LLONG_MIN + 1;
+    for (size_t i = 0; i < count; i++) {
+        char fast[32], slow[32];
+        size_t n = number_format_integer(fast, values[i]);
+        fast[n] = '\0';
+        snprintf(slow, sizeof slow, "%lld", values[i]);
+        assert_string_equal(fast, slow);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(same_text_as_reference)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(same_text_as_reference),
+                                       cmocka_unit_test(integers_as_printf)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
