@@ -7,7 +7,8 @@
 #      is missing; the script says which). The equivalent batch run prints
 #      the same two columns (--columns time_us: line, time_us); the full
 #      rows (the single command's 28 columns, phases included) and JSON
-#      lines are measured too. Prints queries per CPU second and the ratio;
+#      lines are measured too. Prints queries per CPU second (the median of
+#      TRIES runs of each, interleaved) and the ratio of the medians;
 #   2. cold start: `collcalc allreduce --size 100MB --gpus 8 --link nvlink5`
 #      against a minimal C program (puts("x")), R runs each, interleaved
 #      (one of each in turn, so a drift of the machine hits both): the
@@ -17,6 +18,8 @@
 #   COLLCALC  the binary (default: build/collcalc; a Release or
 #             RelWithDebInfo build), N default 2000000, M default 10000000.
 #   RUNS=R    cold-start runs of each program (default 500).
+#   TRIES=T   throughput runs of each program, taken in turn (default 5):
+#             the figures are their medians, with the range.
 #   PERF=1 bench/batch.sh ... also records a perf profile of the equivalent
 #   run and prints the top symbols.
 # Needs a C compiler (cc) for the timing harness; output goes to /dev/null.
@@ -26,6 +29,7 @@ collcalc=${1:-$here/../build/collcalc}
 n=${2:-2000000}
 m=${3:-10000000}
 runs=${RUNS:-500}
+tries=${TRIES:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -172,28 +176,43 @@ qps() { # user sys -> queries per CPU second
 echo "collcalc: $collcalc ($("$collcalc" --version))"
 echo "machine: $(uname -m), $(nproc) CPUs; collcalc and mawk are single-threaded: q/s = queries per CPU second (user + system)"
 
-read -r wall user sys rss < <(measure "$work/queries.txt" "$collcalc" batch - --columns time_us)
-same_qps=$(qps "$user" "$sys")
-read -r wall1 user1 sys1 rss1 < <(measure "$work/queries.txt" "$collcalc" batch -)
-csv_qps=$(qps "$user1" "$sys1")
-read -r wall2 user2 sys2 rss2 < <(measure "$work/queries.txt" "$collcalc" batch - --format jsonl)
-jsonl_qps=$(qps "$user2" "$sys2")
-read -r wall3 user3 sys3 rss3 < <(measure "$work/queries.txt" "$awk_bin" -f "$work/ring.awk")
-awk_qps=$(qps "$user3" "$sys3")
+# Each throughput is the median of TRIES runs, the programs taken in turn
+# (batch, full rows, JSON lines, awk; then again), so a drift of the shared
+# machine hits them all alike; the ratio is of the medians.
+declare -a same_list csv_list jsonl_list awk_list
+for ((try = 0; try < tries; try++)); do
+  read -r wall user sys rss < <(measure "$work/queries.txt" "$collcalc" batch - --columns time_us)
+  same_list+=("$(qps "$user" "$sys")")
+  read -r wall user sys rss < <(measure "$work/queries.txt" "$collcalc" batch -)
+  csv_list+=("$(qps "$user" "$sys")")
+  read -r wall user sys rss < <(measure "$work/queries.txt" "$collcalc" batch - --format jsonl)
+  jsonl_list+=("$(qps "$user" "$sys")")
+  read -r wall user sys rss < <(measure "$work/queries.txt" "$awk_bin" -f "$work/ring.awk")
+  awk_list+=("$(qps "$user" "$sys")")
+done
+summary() { # q/s figures -> "median (min-max)"
+  printf '%s\n' "$@" | sort -n | "$awk_bin" '{ v[NR] = $1 }
+    END { printf "%9.0f q/s (%d runs: %.0f-%.0f)", v[int((NR + 1) / 2)], NR, v[1], v[NR] }'
+}
+median() { printf '%s\n' "$@" | sort -n | "$awk_bin" '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+same_qps=$(median "${same_list[@]}")
+csv_qps=$(median "${csv_list[@]}")
+awk_qps=$(median "${awk_list[@]}")
 ratio=$(echo "$same_qps $awk_qps" | "$awk_bin" '{ printf "%.2f", $1 / $2 }')
 ratio_full=$(echo "$csv_qps $awk_qps" | "$awk_bin" '{ printf "%.2f", $1 / $2 }')
 row_bytes=$(head -n 1000 "$work/queries.txt" | "$collcalc" batch - | tail -n 1000 | wc -c |
   "$awk_bin" '{ printf "%.0f", $1 / 1000 }')
-printf 'throughput over %d ring all-reduce queries (queries per CPU second):\n' "$n"
-printf '  batch --columns time_us (line,time_us: what the %s script prints): %9s q/s (wall %.2f s)\n' \
-  "$awk_bin" "$same_qps" "$wall"
-printf '  batch, full CSV rows (%s bytes a query, phases included):          %9s q/s (wall %.2f s)\n' \
-  "$row_bytes" "$csv_qps" "$wall1"
-printf '  batch, full JSON lines:                                            %9s q/s (wall %.2f s)\n' \
-  "$jsonl_qps" "$wall2"
-printf '  %s, ring formula only:                                           %9s q/s (wall %.2f s)\n' \
-  "$awk_bin" "$awk_qps" "$wall3"
-printf '  ratio to %s: %sx with the same columns, %sx with full rows (targets: >= 3,000,000 q/s and >= 6x)\n' \
+printf 'throughput over %d ring all-reduce queries (queries per CPU second, median of %d runs each):\n' \
+  "$n" "$tries"
+printf '  batch --columns time_us (line,time_us: what the %s script prints): %s\n' \
+  "$awk_bin" "$(summary "${same_list[@]}")"
+printf '  batch, full CSV rows (%s bytes a query, phases included):          %s\n' \
+  "$row_bytes" "$(summary "${csv_list[@]}")"
+printf '  batch, full JSON lines:                                            %s\n' \
+  "$(summary "${jsonl_list[@]}")"
+printf '  %s, ring formula only:                                           %s\n' \
+  "$awk_bin" "$(summary "${awk_list[@]}")"
+printf '  ratio to %s (of the medians): %sx with the same columns, %sx with full rows (targets: >= 3,000,000 q/s and >= 6x)\n' \
   "$awk_bin" "$ratio" "$ratio_full"
 
 "$work/stats" 5 "$collcalc" allreduce --size 100MB --gpus 8 --link nvlink5 </dev/null >/dev/null # warm the page cache
