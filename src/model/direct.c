@@ -29,8 +29,8 @@ void build_centralized(build_ctx *ctx)
                                  ? cluster->inter.alpha_us
                                  : cluster->intra.alpha_us;
         root_port.scope = COLLCALC_SCOPE_SPANNING;
-        root_port.link = cluster->intra.name;
-        root_port.link2 = cluster->inter.name;
+        root_port.link = &cluster->intra.name;
+        root_port.link2 = &cluster->inter.name;
         if (ctx->g == 1 || via_node0 < root_port.bw_GBps) {
             root_port.kind = COLLCALC_HOP_ROOT_NICS;
             root_port.bw_GBps = via_node0;

@@ -44,7 +44,7 @@ hop hop_intra(const build_ctx *ctx)
 {
     const collcalc_link_params *intra = &ctx->query->cluster.intra;
     hop h = {.scope = COLLCALC_SCOPE_INTRA, .kind = COLLCALC_HOP_INTRA,
-             .alpha_us = intra->alpha_us, .bw_GBps = intra->bw_GBps, .link = intra->name};
+             .alpha_us = intra->alpha_us, .bw_GBps = intra->bw_GBps, .link = &intra->name};
     return h;
 }
 
@@ -56,7 +56,7 @@ hop hop_inter_node(const build_ctx *ctx, int gpus_in_node)
     hop h = {.scope = COLLCALC_SCOPE_INTER, .kind = COLLCALC_HOP_NIC_SHARED,
              .alpha_us = cluster->inter.alpha_us,
              .bw_GBps = cluster->inter.bw_GBps * (double)nics / (double)gpus_in_node,
-             .link = cluster->inter.name, .nics = nics, .sharing_gpus = gpus_in_node};
+             .link = &cluster->inter.name, .nics = nics, .sharing_gpus = gpus_in_node};
     return h;
 }
 
@@ -84,7 +84,7 @@ hop hop_inter_one_gpu(const build_ctx *ctx)
     int nics = nics_driven(cluster, ctx->npg, 1);
     hop h = {.scope = COLLCALC_SCOPE_INTER, .kind = COLLCALC_HOP_NIC_ONE_GPU,
              .alpha_us = cluster->inter.alpha_us, .bw_GBps = cluster->inter.bw_GBps * nics,
-             .link = cluster->inter.name, .nics = nics, .sharing_gpus = 1};
+             .link = &cluster->inter.name, .nics = nics, .sharing_gpus = 1};
     return h;
 }
 
@@ -105,7 +105,7 @@ hop hop_ring(const build_ctx *ctx)
     double nic_bw = nics * cluster->inter.bw_GBps;
     hop h = {.scope = COLLCALC_SCOPE_SPANNING, .kind = COLLCALC_HOP_NIC_RING,
              .alpha_us = cluster->inter.alpha_us, .bw_GBps = nic_bw,
-             .link = cluster->inter.name, .nics = nics, .sharing_gpus = node_gpus};
+             .link = &cluster->inter.name, .nics = nics, .sharing_gpus = node_gpus};
     if (ctx->g > 1) {
         /* A chunk going once around crosses N-1 node boundaries in p-1 hops
          * (NCCL counts the same: nInterSteps = N-1 per ring pass), so a step
@@ -116,8 +116,8 @@ hop hop_ring(const build_ctx *ctx)
                       (double)inter_hops * cluster->inter.alpha_us) /
                      (double)(ctx->p - 1);
         h.bw_GBps = min_double(cluster->intra.bw_GBps, nic_bw);
-        h.link = cluster->intra.name;
-        h.link2 = cluster->inter.name;
+        h.link = &cluster->intra.name;
+        h.link2 = &cluster->inter.name;
     }
     return h;
 }
@@ -136,14 +136,12 @@ hop hop_shift(const build_ctx *ctx, long distance)
     return ctx->nodes == 1 ? hop_intra(ctx) : hop_inter_all_gpus(ctx);
 }
 
-/* Copies a NUL-terminated name of at most COLLCALC_NAME_MAX - 1 bytes (the
- * query's names are fixed arrays; a missing NUL is cut at the array end). */
-static size_t copy_name(char *out, const char *name)
+/* Copies a name array whole (a fixed size: no scan, no call), cut at its
+ * last byte if it has no NUL. */
+static void copy_name(char *out, const char (*name)[COLLCALC_NAME_MAX])
 {
-    const char *end = memchr(name, '\0', COLLCALC_NAME_MAX - 1);
-    size_t n = end != NULL ? (size_t)(end - name) : COLLCALC_NAME_MAX - 1;
-    memcpy(out, name, n);
-    return n;
+    memcpy(out, *name, COLLCALC_NAME_MAX);
+    out[COLLCALC_NAME_MAX - 1] = '\0';
 }
 
 collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent, long steps,
@@ -156,12 +154,12 @@ collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent, lo
     if (!concurrent || result->phase_count == 1)
         ctx->stage++;
     phase->label = label;
-    size_t used = copy_name(phase->link, how->link);
+    copy_name(phase->link, how->link);
     if (how->link2 != NULL) {
+        size_t used = strlen(phase->link);
         phase->link[used++] = '+';
-        used += copy_name(phase->link + used, how->link2);
+        copy_name(phase->link + used, how->link2);
     }
-    phase->link[used] = '\0';
     phase->scope = how->scope;
     phase->stage = ctx->stage;
     phase->steps = steps;

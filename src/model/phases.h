@@ -30,8 +30,10 @@ typedef struct {
     collcalc_hop_kind kind;
     double alpha_us;
     double bw_GBps;
-    const char *link;  /* link name (borrowed from the query) */
-    const char *link2; /* second name of a spanning hop ("link+link2"), or NULL */
+    /* The link's name array in the query (borrowed), and the second of a
+     * spanning hop ("link+link2") or NULL: whole arrays, copied whole. */
+    const char (*link)[COLLCALC_NAME_MAX];
+    const char (*link2)[COLLCALC_NAME_MAX];
     int nics;
     int sharing_gpus;
     double efficiency; /* fraction of the line rate in bw_GBps; 0 = 1 (the line rate) */
