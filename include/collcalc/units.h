@@ -35,7 +35,9 @@ extern "C" {
  * Rejected: empty text, signs, spaces, hex, nan/inf, exponents ("1e6"),
  * trailing junk ("8Mx", "8MBs"), bits (a lowercase final b: "100Mb",
  * "100mb", "8b", "1Gbit"), bandwidth units ("8GB/s"), fractions of a byte,
- * more than 19 significant digits after the '.', overflow past UINT64_MAX.
+ * more than 19 significant digits after the '.', sizes past INT64_MAX
+ * (9223372036854775807 bytes, 8 EiB: results print sizes as signed 64-bit
+ * integers, in JSON and CSV).
  * On failure diag says "invalid size '<text>': <why>". */
 collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
                                           collcalc_diag *diag);

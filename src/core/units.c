@@ -350,7 +350,8 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
 {
     static const char kind[] = "size";
     static const char example[] = "'4096', '8M' or '1GiB'";
-    const char *too_large = "too large: the largest size is 18446744073709551615 bytes";
+    /* Every output prints a size as a signed 64-bit integer (units.h). */
+    const char *too_large = "too large: the largest size is 9223372036854775807 bytes (8 EiB)";
     if (text == NULL)
         text = "";
     collcalc_status status = check_quantity_start(text, kind, example, diag);
@@ -390,8 +391,13 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
                       "a plain number is whole bytes; a fraction needs a unit (e.g. '1.5K')");
     }
 
+    /* Nineteen digits cannot overflow (10^19 - 1 < 2^64); any after them
+     * are checked. */
     uint64_t integer = 0;
-    for (size_t i = 0; i < span.int_end; i++)
+    size_t unchecked = span.int_end < 19 ? span.int_end : 19;
+    for (size_t i = 0; i < unchecked; i++)
+        integer = integer * 10 + (uint64_t)(text[i] - '0');
+    for (size_t i = unchecked; i < span.int_end; i++)
         if (!checked_multiply(integer, 10, &integer) ||
             !checked_add(integer, (uint64_t)(text[i] - '0'), &integer))
             return reject(diag, kind, text, "%s", too_large);
@@ -407,7 +413,7 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
                       SIZE_FRACTION_DIGITS_MAX);
     if (digits == 0) { /* a whole number of units */
         uint64_t bytes;
-        if (!checked_multiply(integer, multiplier, &bytes))
+        if (!checked_multiply(integer, multiplier, &bytes) || bytes > INT64_MAX)
             return reject(diag, kind, text, "%s", too_large);
         if (out_bytes != NULL)
             *out_bytes = bytes;
@@ -428,7 +434,7 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
     uint64_t fraction_bytes, bytes;
     if (!checked_multiply(fraction / denominator, multiplier / common, &fraction_bytes) ||
         !checked_multiply(integer, multiplier, &bytes) ||
-        !checked_add(bytes, fraction_bytes, &bytes))
+        !checked_add(bytes, fraction_bytes, &bytes) || bytes > INT64_MAX)
         return reject(diag, kind, text, "%s", too_large);
     if (out_bytes != NULL)
         *out_bytes = bytes;

@@ -94,10 +94,10 @@ static const size_ok_case size_ok[] = {
     {"0.001kB", 1},
     {"0.0009765625KiB", 1},
     {"175MB", UINT64_C(175000000)},
-    {"18446744073709551615", UINT64_MAX},
-    {"18446744073709551615B", UINT64_MAX},
-    {"16383PiB", UINT64_C(16383) << 50},
-    {"16383.9990234375PiB", (UINT64_C(16383) << 50) + (UINT64_C(1023) << 40)},
+    {"9223372036854775807", INT64_MAX}, /* the largest: results print sizes as int64 */
+    {"9223372036854775807B", INT64_MAX},
+    {"8191PiB", UINT64_C(8191) << 50},
+    {"8191.9990234375PiB", (UINT64_C(8191) << 50) + (UINT64_C(1023) << 40)},
     {"0.0000019073486328125PiB", UINT64_C(2147483648)}, /* 2^-19: 19 digits, the most */
 };
 
@@ -155,7 +155,11 @@ static const bad_case size_bad[] = {
     {"8GB/s", "invalid size '8GB/s': 'GB/s' is a bandwidth unit"},
     {"100Gbps", "'Gbps' is a bandwidth unit"},
     {"18446744073709551616", "invalid size '18446744073709551616': too large"},
-    {"99999999999999999999", "too large: the largest size is 18446744073709551615 bytes"},
+    {"99999999999999999999", "too large: the largest size is 9223372036854775807 bytes (8 EiB)"},
+    {"9223372036854775808", "invalid size '9223372036854775808': too large"},
+    {"18446744073709551615", "too large"},
+    {"8192PiB", "too large"},
+    {"8191.9999999999999999PiB", "not a whole number of bytes"},
     {"20000000TiB", "invalid size '20000000TiB': too large"},
     {"16384PiB", "too large"},
     {"17592186044416M", "too large"},
@@ -700,7 +704,7 @@ static void test_format_truncates(void **state)
 static void test_size_round_trip(void **state)
 {
     (void)state;
-    static const uint64_t values[] = {0, 1, 1023, 1024, 262144, 1073741824, UINT64_MAX};
+    static const uint64_t values[] = {0, 1, 1023, 1024, 262144, 1073741824, INT64_MAX}; /* the largest size */
     for (size_t i = 0; i < COUNT_OF(values); i++) {
         char text[32], plain[32];
         collcalc_format_grouped_u64(text, sizeof text, values[i]);
