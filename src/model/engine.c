@@ -4,7 +4,6 @@
  * (doc/MODEL.md §2):
  *   time = sum over stages of max over the stage's phases of
  *          steps * alpha + max(bytes_out, bytes_in) / bandwidth. */
-#include <limits.h>
 #include <math.h>
 #include <string.h>
 
