@@ -211,74 +211,31 @@ size_t batch_plain_end(const char *text, size_t i, size_t length)
     return i;
 }
 
-bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max, int *count)
+size_t batch_size_option(const char *text, size_t length)
 {
-    int found = 0; /* in a local: offsets cannot alias it */
-    *count = 0;
-    bool blank_before = false; /* the first word starts the line: not counted */
-    size_t i = 0;
+    static const char OPTION[] = "--size";
+    size_t i = 1; /* the first word is the command: an option follows a blank */
 #ifdef SIXTEEN_AT_A_TIME
-    /* A last piece shorter than sixteen bytes is read as the line's last
-     * sixteen, the bytes already seen shifted out of the masks (drop); a
-     * line shorter than sixteen is copied into zeros (no byte of
-     * interest). */
-    while (i < length) {
-        size_t left = length - i;
-        unsigned drop = 0;
-        char piece[16] = {0};
-        const char *from = text + i;
-        if (left < 16 && length >= 16) {
-            from = text + length - 16;
-            drop = (unsigned)(16 - left);
-        } else if (left < 16) {
-            memcpy(piece, from, left);
-            from = piece;
-        }
-        __m128i x = load16(from);
-        if (((bytes_of(x, '\'') | bytes_of(x, '"') | bytes_of(x, '#')) >> drop) != 0)
-            return false;
-        unsigned blanks = (bytes_of(x, ' ') | bytes_of(x, '\t')) >> drop;
-        unsigned dashes = bytes_of(x, '-') >> drop;
-        unsigned starts = dashes & ((blanks << 1) | (blank_before ? 1u : 0u));
-        blank_before = (blanks >> 15) != 0;
+    /* Sixteen starts at a time: a blank, then "--s"; each candidate is
+     * then read whole. Bytes i-1 .. i+17 are read: all inside the line. */
+    for (; i + 18 <= length; i += 16) {
+        __m128i before = load16(text + i - 1);
+        unsigned starts = (bytes_of(before, ' ') | bytes_of(before, '\t')) &
+                          bytes_of(load16(text + i), '-') & bytes_of(load16(text + i + 1), '-') &
+                          bytes_of(load16(text + i + 2), 's');
         for (; starts != 0; starts &= starts - 1) {
-            if (found == max)
-                return false;
-            offsets[found++] = i + (size_t)__builtin_ctz(starts);
-        }
-        i += 16;
-    }
-#else
-#ifdef EIGHT_AT_A_TIME
-    for (; i + 8 <= length; i += 8) {
-        uint64_t x;
-        memcpy(&x, text + i, 8);
-        if ((bytes_equal(x, '\'') | bytes_equal(x, '"') | bytes_equal(x, '#')) != 0)
-            return false;
-        uint64_t blanks = bytes_equal(x, ' ') | bytes_equal(x, '\t');
-        uint64_t starts = bytes_equal(x, '-') & ((blanks << 8) | (blank_before ? 0x80u : 0u));
-        blank_before = (blanks >> 63) != 0;
-        for (; starts != 0; starts &= starts - 1) {
-            if (found == max)
-                return false;
-            offsets[found++] = i + (size_t)__builtin_ctzll(starts) / 8;
+            size_t at = i + (size_t)__builtin_ctz(starts);
+            if (at + 7 <= length && memcmp(text + at, OPTION, 6) == 0 &&
+                (text[at + 6] == ' ' || text[at + 6] == '\t'))
+                return at;
         }
     }
 #endif
-    for (; i < length; i++) {
-        char c = text[i];
-        if (c == '\'' || c == '"' || c == '#')
-            return false;
-        if (c == '-' && blank_before) {
-            if (found == max)
-                return false;
-            offsets[found++] = i;
-        }
-        blank_before = c == ' ' || c == '\t';
-    }
-#endif
-    *count = found;
-    return true;
+    for (; i + 7 <= length; i++)
+        if ((text[i - 1] == ' ' || text[i - 1] == '\t') && memcmp(text + i, OPTION, 6) == 0 &&
+            (text[i + 6] == ' ' || text[i + 6] == '\t'))
+            return i;
+    return length;
 }
 
 int batch_split_words(char *text, size_t length, char **words, size_t *lengths, int max,

@@ -56,11 +56,11 @@ int batch_split_words(char *text, size_t length, char **words, size_t *lengths, 
  * blank or a quote), or length. */
 size_t batch_plain_end(const char *text, size_t i, size_t length);
 
-/* For a line that splits into its blank-separated runs as they are: false
- * when it holds a quote or '#' (or more than max words start with '-'),
- * else the offsets of the words after the first that start with '-', in
- * order, in offsets[0..*count). */
-bool batch_dash_words(const char *text, size_t length, size_t *offsets, int max, int *count);
+/* Where the first "--size" written as a word of its own after the first
+ * word and followed by a blank starts ("allreduce --size 1MB": 10), or
+ * length when there is none. Quotes are not read: a caller checks what
+ * this finds (batch keeps a plan only when the parser took that value). */
+size_t batch_size_option(const char *text, size_t length);
 
 /* Splits a CSV row in place (RFC 4180 quoting: "a,b", "say ""x"""); blanks
  * around unquoted fields are trimmed. Returns the field count or -1. */

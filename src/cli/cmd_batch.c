@@ -154,39 +154,25 @@ static bool is_blank(char c)
 }
 
 /* The key of a query line as read, before it is split: the line with the
- * value of "--size VALUE" cut out. Only for a line that splits into its
- * blank-separated runs as they are (no quote, no '#') and whose size can
- * be written only that way (one "--size", no word starting "-s"): two such
- * lines with the same key then have the same words but the size value.
- * *value_end is where the value ends. False when the line is not such. */
+ * value of its first "--size VALUE" cut out. The value must be a plain
+ * word (no quote in it or right after it, not starting with '-' or '#'),
+ * so two lines with the same key split into the same words but that one.
+ * Nothing else is checked here: keep_plan keeps a plan only when the
+ * whole path took that very word as the size, given once and without a
+ * warning, so a line of a kept key parses as the kept one did. *value_end
+ * is where the value ends. False when the line has no such value. */
 static bool make_line_key(plan_key *key, const char *text, size_t length, size_t *value_end)
 {
     key->size_value = NULL;
     key->length = 0;
-    size_t dashes[BATCH_WORDS_MAX];
-    int count = 0;
-    if (length + 1 > PLAN_KEY_MAX ||
-        !batch_dash_words(text, length, dashes, BATCH_WORDS_MAX, &count))
+    size_t option = batch_size_option(text, length);
+    if (option == length || length + 1 > PLAN_KEY_MAX)
         return false;
-    const char *end = text + length, *option = NULL;
-    for (int i = 0; i < count; i++) {
-        const char *at = text + dashes[i];
-        if (at + 1 < end && at[1] == 's')
-            return false; /* -s, -sVALUE */
-        if (end - at >= 6 && memcmp(at, "--size", 6) == 0) {
-            if (option != NULL || end - at == 6 || !is_blank(at[6]))
-                return false; /* twice, "--size=...", or no value */
-            option = at;
-        }
-    }
-    if (option == NULL)
-        return false;
-    const char *value = option + 6;
+    const char *end = text + length, *value = text + option + 6;
     while (value < end && is_blank(*value))
         value++;
-    /* The value ends at a blank: the line has no quotes. */
     const char *after = text + batch_plain_end(text, (size_t)(value - text), length);
-    if (value == after || value[0] == '-')
+    if (value == after || value[0] == '-' || value[0] == '#' || (after < end && !is_blank(*after)))
         return false;
     key->text[0] = 'L';
     memcpy(key->text + 1, text, (size_t)(value - text));

@@ -318,6 +318,15 @@ bool options_parse(const option_use *accepted, int argc, char **argv, parsed_arg
                          def->name, def->value_name);
                 return false;
             }
+            const char *next = argv[i + 1];
+            if (next[0] == '-' && next[1] == '-' && next[2] != '\0' &&
+                find_use(accepted, next + 2, strcspn(next + 2, "="), 0) != NULL) {
+                /* "--size --gpus 8": the value was left out */
+                snprintf(error->message, sizeof error->message,
+                         "--%s: needs a value (%s) before %.40s", def->name, def->value_name,
+                         next);
+                return false;
+            }
             inline_value = argv[++i];
         }
         if (out->count[use->id] > 0 && !use->repeatable) {

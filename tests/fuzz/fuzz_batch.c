@@ -58,21 +58,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((!has_nul && strlen(words[i]) != lengths[i]) ||
             (!quoted && memcmp(words[i], data + (words[i] - copy), lengths[i]) != 0))
             abort();
-    /* The dash words, eight bytes at a time, against a byte-by-byte count. */
-    size_t dashes[BATCH_WORDS_MAX];
-    int count = 0, expected = 0;
-    bool refused = false;
-    for (size_t i = 0; i < size; i++) {
-        refused |= data[i] == '\'' || data[i] == '"' || data[i] == '#';
-        expected += data[i] == '-' && i > 0 && (data[i - 1] == ' ' || data[i - 1] == '\t');
-    }
-    bool scanned = batch_dash_words((const char *)data, size, dashes, BATCH_WORDS_MAX, &count);
-    if (scanned != (!refused && expected <= BATCH_WORDS_MAX) || (scanned && count != expected))
+    /* The size option, sixteen bytes at a time, against a byte-by-byte
+     * search. */
+    size_t option = size;
+    for (size_t i = 1; i + 7 <= size && option == size; i++)
+        if ((data[i - 1] == ' ' || data[i - 1] == '\t') && memcmp(data + i, "--size", 6) == 0 &&
+            (data[i + 6] == ' ' || data[i + 6] == '\t'))
+            option = i;
+    if (batch_size_option((const char *)data, size) != option)
         abort();
-    for (int i = 0; scanned && i < count; i++)
-        if (data[dashes[i]] != '-' || dashes[i] == 0 ||
-            (data[dashes[i] - 1] != ' ' && data[dashes[i] - 1] != '\t'))
-            abort();
     memcpy(copy, data, size);
     batch_split_csv(copy, size, words, BATCH_WORDS_MAX, &why);
     free(copy);

@@ -177,6 +177,8 @@ static void errors(void **state)
         {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --bw-basis both", 2, "--bw-basis"},
         {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --bogus", 2, "unknown option '--bogus'"},
         {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 --size", 2, "needs a value"},
+        {"collcalc allreduce --size --gpus 8 --link nvlink5", 2, "--size: needs a value (SIZE) before --gpus"},
+        {"collcalc allreduce --size -9MB --gpus 8 --link nvlink5", 2, "--size: invalid size '-9MB': a size cannot be negative"},
         {"collcalc allreduce --size 1MB --gpus 8 --link nvlink5 extra", 2, "unexpected argument 'extra'"},
         {"collcalc allreduce --size 1MB --gpus 8 --bw 400Gx", 2, "--bw"},
         {"collcalc allreduce --size 1MB --gpus 8 --bw 400GB/s --alpha -1us", 2, "--alpha"},

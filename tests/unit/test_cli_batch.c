@@ -264,10 +264,18 @@ static void line_keys_answer_as_the_words(void **unused)
         {"allreduce --size 9MB --gpus 8 --link nvlink4 --algo tree -s 2MB", NULL},
         {"allreduce --size 2MB --gpus 8 --link 'nvlink5' --link nvlink4", NULL},
         {"allreduce --size 3MB --gpus 8 --link nvlink5", NULL},
+        /* A quote right after the value, a value that starts a comment,
+         * "--size" inside a quoted word: never answered from a kept plan. */
+        {"allreduce --size 3MB'' --gpus 8 --link nvlink5", NULL},
+        {"allreduce --size 3MB'x' --gpus 8 --link nvlink5", NULL},
+        {"allreduce --link 'nvlink5 --size 3MB x' --size 3MB --gpus 8", NULL},
+        {"allreduce --link nvlink5 --size 5MB' --gpus 8'", NULL},
+        {"allreduce --size 6MB --gpus 8 --link 'nvlink5'", NULL},
+        {"allreduce --gpus 8 --sizes 2 --size 6MB --link nvlink5", NULL},
     };
     enum { COUNT = sizeof PAIRS / sizeof PAIRS[0] };
     const char *singles[COUNT + 1];
-    static char input[4096], rows[65536], errors[8192];
+    static char input[4096], rows[131072], errors[16384];
     input[0] = '\0';
     for (int i = 0; i < COUNT; i++) {
         snprintf(input + strlen(input), sizeof input - strlen(input), "%s\n", PAIRS[i][0]);
@@ -288,6 +296,14 @@ static void line_keys_answer_as_the_words(void **unused)
     assert_non_null(strstr(run.err, ":14: allreduce: unknown option '--sizes'"));
     test_cli_run_free(&run);
     test_cli_run_free(&full);
+    /* A value that starts a comment: the option has none. */
+    run = batch("allreduce --size 3MB --gpus 8 --link nvlink5 --algo ring\n"
+                "allreduce --size #3MB --gpus 8 --link nvlink5 --algo ring\n", "--columns time_us");
+    assert_int_equal(run.exit_code, 1);
+    assert_string_equal(run.out, "line,time_us\n1,33.833333333333336\n");
+    assert_string_equal(run.err, "collcalc batch: <stdin>:2: allreduce: --size: needs a value "
+                                 "(SIZE) (see 'collcalc allreduce --help')\n");
+    test_cli_run_free(&run);
 }
 
 /* --columns: exactly the named columns of the full rows, in the order
@@ -440,39 +456,39 @@ static void splitters(void **unused)
     n = batch_split_words(plain, strlen(plain), words, lengths, 8, &error);
     assert_int_equal(n, 5);
     assert_true(words[3] == plain + 22 && lengths[3] == 6); /* in place */
-    /* Words after the first that start with '-', eight bytes at a time and
-     * in the tail; a quote or '#' anywhere refuses the line. */
-    size_t dashes[8];
-    int count = -1;
-    const char *dashed = "all-reduce --size 1MB\t-x --gpus-8 a-b -- -";
-    assert_true(batch_dash_words(dashed, strlen(dashed), dashes, 8, &count));
-    assert_int_equal(count, 5);
-    static const size_t WANT[5] = {11, 22, 25, 38, 41};
-    for (int i = 0; i < 5; i++)
-        assert_int_equal(dashes[i], WANT[i]);
-    assert_false(batch_dash_words(dashed, strlen(dashed), dashes, 4, &count)); /* too many */
-    const char *refused[] = {"allreduce --size 1MB --link 'x'", "allreduce --size 1MB # why",
-                             "a \"b\"", "#"};
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-        assert_false(batch_dash_words(refused[i], strlen(refused[i]), dashes, 8, &count));
-    /* Every length around the sixteen-byte pieces: the last piece, read
-     * as the line's last sixteen bytes, must not count a word twice or
-     * miss one; a quote in the overlap refuses the line. */
-    for (size_t length = 1; length <= 40; length++) {
-        char line[48];
+    /* The first "--size" that is a word after the first, followed by a
+     * blank; none: the length. */
+    static const struct {
+        const char *line;
+        size_t at;
+    } SIZES[] = {
+        {"allreduce --size 1MB", 10},
+        {"allreduce --gpus 8 --sizes 2 --size\t1MB", 29},
+        {"allreduce x--size 1MB --size 2", 22},
+        {"allreduce --size", 16},
+        {"allreduce --size=1MB", 20},
+        {"--size 1MB", 10},
+        {"allreduce -s 1MB", 16},
+        {"allreduce\t--size 1MB", 10},
+    };
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++)
+        assert_int_equal(batch_size_option(SIZES[i].line, strlen(SIZES[i].line)), SIZES[i].at);
+    /* Every length and place around the sixteen-byte pieces: found once,
+     * where it is, and never read past the line. */
+    for (size_t length = 1; length <= 48; length++) {
+        char line[56];
+        for (size_t at = 1; at + 7 <= length; at++) {
+            memset(line, 'a', sizeof line);
+            line[at - 1] = ' ';
+            memcpy(line + at, "--size ", 7);
+            assert_int_equal(batch_size_option(line, length), at);
+            line[at + 6] = 'x'; /* "--sizex": not the option */
+            assert_int_equal(batch_size_option(line, length), length);
+        }
         memset(line, 'a', sizeof line);
-        line[length - 1] = '-';
+        /* The plain part of a word ends at the first blank or quote. */
         if (length >= 2)
             line[length - 2] = ' ';
-        int expected = length >= 2 ? 1 : 0; /* "... -": a word after a blank */
-        assert_true(batch_dash_words(line, length, dashes, 8, &count));
-        assert_int_equal(count, expected);
-        if (expected == 1)
-            assert_int_equal(dashes[0], length - 1);
-        line[length - 1] = '"';
-        assert_false(batch_dash_words(line, length, dashes, 8, &count));
-        /* The plain part of a word ends at the first blank or quote. */
-        line[length - 1] = 'a';
         assert_int_equal(batch_plain_end(line, 0, length), length >= 2 ? length - 2 : length);
         assert_int_equal(batch_plain_end(line, length - 1, length), length);
     }
