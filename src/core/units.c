@@ -345,9 +345,43 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
  * significant fraction digits can be handled exactly. */
 enum { SIZE_FRACTION_DIGITS_MAX = 19 };
 
+/* The usual size, "<digits>[unit]" with at most 18 digits (so no
+ * overflow before the unit), read in one pass. False sends anything else
+ * to the whole grammar (collcalc_parse_size_bytes), which gives these the
+ * same bytes. */
+static bool parse_plain_size(const char *text, uint64_t *out_bytes)
+{
+    uint64_t integer = 0;
+    size_t i = 0;
+    while (i < 18 && is_digit(text[i])) {
+        integer = integer * 10 + (uint64_t)(text[i] - '0');
+        i++;
+    }
+    if (i == 0 || is_digit(text[i]))
+        return false;
+    uint64_t multiplier = 1;
+    if (text[i] != '\0') {
+        int unit = exact_unit(text + i, size_unit_names, SIZE_UNIT_COUNT);
+        if (unit < 0)
+            return false;
+        multiplier = size_unit_multipliers[unit];
+    }
+    uint64_t bytes;
+    if (!checked_multiply(integer, multiplier, &bytes) || bytes > INT64_MAX)
+        return false;
+    *out_bytes = bytes;
+    return true;
+}
+
 collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
                                           collcalc_diag *diag)
 {
+    uint64_t plain_bytes;
+    if (text != NULL && parse_plain_size(text, &plain_bytes)) {
+        if (out_bytes != NULL)
+            *out_bytes = plain_bytes;
+        return COLLCALC_OK;
+    }
     static const char kind[] = "size";
     static const char example[] = "'4096', '8M' or '1GiB'";
     /* Every output prints a size as a signed 64-bit integer (units.h). */

@@ -199,6 +199,52 @@ static void test_size_rejects(void **state)
     }
 }
 
+/* Every unit after every digit count from 1 to 21 (the one-pass reading
+ * takes up to 18 digits, the whole grammar the rest): the bytes, or "too
+ * large" above 2^63 - 1, computed here in 128-bit arithmetic. */
+static void test_size_every_unit_and_digit_count(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *unit;
+        uint64_t bytes;
+    } UNITS[] = {
+        {"", 1}, {"B", 1}, {"kB", 1000}, {"KB", 1000}, {"MB", 1000000}, {"GB", 1000000000},
+        {"TB", 1000000000000}, {"PB", 1000000000000000}, {"KiB", 1024}, {"MiB", 1048576},
+        {"GiB", 1073741824}, {"TiB", 1099511627776}, {"PiB", 1125899906842624}, {"K", 1024},
+        {"k", 1024}, {"M", 1048576}, {"m", 1048576}, {"G", 1073741824}, {"g", 1073741824},
+        {"T", 1099511627776}, {"t", 1099511627776}, {"P", 1125899906842624},
+        {"p", 1125899906842624},
+    };
+    __extension__ typedef unsigned __int128 u128;
+    for (size_t u = 0; u < COUNT_OF(UNITS); u++) {
+        for (int digits = 1; digits <= 21; digits++) {
+            for (int lead = 0; lead < 3; lead++) { /* 999.., 100.., 0..07 */
+                char text[40];
+                u128 number = 0;
+                for (int i = 0; i < digits; i++) {
+                    char c = lead == 0 ? '9' : lead == 1 ? (i == 0 ? '1' : '0')
+                                                         : (i == digits - 1 ? '7' : '0');
+                    text[i] = c;
+                    number = number * 10 + (u128)(c - '0');
+                }
+                snprintf(text + digits, sizeof text - (size_t)digits, "%s", UNITS[u].unit);
+                u128 want = number * UNITS[u].bytes; /* < 10^21 x 2^51: no overflow */
+                uint64_t bytes = 1;
+                collcalc_diag diag = {{0}};
+                collcalc_status status = collcalc_parse_size_bytes(text, &bytes, &diag);
+                if (want > (u128)INT64_MAX) {
+                    assert_int_equal(status, COLLCALC_ERR_INVALID);
+                    assert_non_null(strstr(diag.message, "too large"));
+                } else {
+                    assert_int_equal(status, COLLCALC_OK);
+                    assert_true(bytes == (uint64_t)want);
+                }
+            }
+        }
+    }
+}
+
 static void test_size_null_arguments(void **state)
 {
     (void)state;
@@ -857,6 +903,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_size_accepts),
         cmocka_unit_test(test_size_rejects),
+        cmocka_unit_test(test_size_every_unit_and_digit_count),
         cmocka_unit_test(test_size_null_arguments),
         cmocka_unit_test(test_time_accepts),
         cmocka_unit_test(test_time_rejects),
