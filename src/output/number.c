@@ -38,6 +38,17 @@ static const char DIGIT_PAIRS[] = "000102030405060708091011121314151617181920212
                                   "50515253545556575859606162636465666768697071727374"
                                   "75767778798081828384858687888990919293949596979899";
 
+/* The eight decimal digits of x < 10^8 at out, leading zeros kept: two
+ * independent four-digit halves, each as two pairs (no loop, no branch). */
+static void put_8_digits(char *out, uint32_t x)
+{
+    uint32_t upper4 = x / 10000, lower4 = x % 10000;
+    memcpy(out, DIGIT_PAIRS + 2 * (upper4 / 100), 2);
+    memcpy(out + 2, DIGIT_PAIRS + 2 * (upper4 % 100), 2);
+    memcpy(out + 4, DIGIT_PAIRS + 2 * (lower4 / 100), 2);
+    memcpy(out + 6, DIGIT_PAIRS + 2 * (lower4 % 100), 2);
+}
+
 /* The decimal digits of value at out (no NUL); returns their count. */
 static size_t put_u64(char *out, uint64_t value)
 {
@@ -52,14 +63,9 @@ static size_t put_u64(char *out, uint64_t value)
     /* Eight digits at a time split off with one 64-bit division, then
      * pairs in 32-bit arithmetic (cheaper than 64-bit divisions by 100). */
     while (value >= 100000000) {
-        uint32_t low = (uint32_t)(value % 100000000);
-        value /= 100000000;
-        uint32_t upper4 = low / 10000, lower4 = low % 10000; /* two independent halves */
         at -= 8;
-        memcpy(out + at, DIGIT_PAIRS + 2 * (upper4 / 100), 2);
-        memcpy(out + at + 2, DIGIT_PAIRS + 2 * (upper4 % 100), 2);
-        memcpy(out + at + 4, DIGIT_PAIRS + 2 * (lower4 / 100), 2);
-        memcpy(out + at + 6, DIGIT_PAIRS + 2 * (lower4 % 100), 2);
+        put_8_digits(out + at, (uint32_t)(value % 100000000));
+        value /= 100000000;
     }
     uint32_t rest = (uint32_t)value;
     while (rest >= 100) {
@@ -193,6 +199,57 @@ static size_t put_g(char *out, bool negative, uint64_t n, int p, int k)
     return at + put_u64(out + at, (uint64_t)e);
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define DIGITS_IN_REGISTERS 1
+/* The eight ASCII digits of x < 10^8, leading zeros kept, as the bytes of
+ * a word in memory order (first digit in the low byte). */
+static uint64_t digits8(uint32_t x)
+{
+    uint32_t upper4 = x / 10000, lower4 = x % 10000;
+    uint16_t pair[4];
+    memcpy(&pair[0], DIGIT_PAIRS + 2 * (upper4 / 100), 2);
+    memcpy(&pair[1], DIGIT_PAIRS + 2 * (upper4 % 100), 2);
+    memcpy(&pair[2], DIGIT_PAIRS + 2 * (lower4 / 100), 2);
+    memcpy(&pair[3], DIGIT_PAIRS + 2 * (lower4 % 100), 2);
+    return (uint64_t)pair[0] | (uint64_t)pair[1] << 16 | (uint64_t)pair[2] << 32 |
+           (uint64_t)pair[3] << 48;
+}
+
+/* "%.*g" of the p-digit n x 10^(k - p + 1) in fixed notation, for
+ * 0 <= k <= p - 2 (a fraction follows the point) or -4 <= k < 0
+ * ("0.000ddd"). n's last digit is not 0 (else a shorter precision would
+ * read back), so nothing is trimmed. The digits are made in registers
+ * and stored whole: n x 10^(17-p) has seventeen digits, the first alone
+ * and sixteen in a 128-bit word, which a shift splits at the point. */
+static size_t put_fixed(char *out, bool negative, uint64_t n, int p, int k)
+{
+    uint64_t all = n * POW10[17 - p]; /* 10^16 <= all < 10^17 */
+    uint64_t high = all / 100000000;  /* < 10^9 */
+    uint32_t first = (uint32_t)(high / 100000000);
+    u128 rest = (u128)digits8((uint32_t)(high - (uint64_t)first * 100000000)) |
+                (u128)digits8((uint32_t)(all - high * 100000000)) << 64;
+    size_t at = negative ? 1 : 0;
+    out[0] = '-';
+    if (k >= 0) {
+        out[at] = (char)('0' + first);
+        memcpy(out + at + 1, &rest, 16);
+        out[at + (size_t)k + 1] = '.';
+        rest >>= 8 * k; /* the digits after the point */
+        memcpy(out + at + (size_t)k + 2, &rest, 16);
+        return at + (size_t)p + 1;
+    }
+    memcpy(out + at, "0.000000", 8);
+    out[at + (size_t)(1 - k)] = (char)('0' + first);
+    memcpy(out + at + (size_t)(2 - k), &rest, 16);
+    return at + (size_t)(1 - k + p);
+}
+#endif
+
+/* 10^(i - 6) as doubles, i = 0 .. 22: where floor(log10) steps. */
+static const double POW10_DOUBLE[23] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0,  1e1,
+                                        1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
+                                        1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
+
 size_t number_format(char *buffer, size_t size, double value)
 {
     char *text = buffer; /* written in place: size >= NUMBER_TEXT_MAX */
@@ -212,75 +269,55 @@ size_t number_format(char *buffer, size_t size, double value)
     memcpy(&bits, &magnitude, sizeof bits);
     int biased = (int)(bits >> 52);
     uint64_t m = (bits & ((1ull << 52) - 1)) | (1ull << 52);
-    int t = 1075 - biased; /* magnitude = m / 2^t; non-integer below 2^53: t >= 1 */
-    if (t < 1 || t > 120)
+    int t = 1075 - biased; /* magnitude = m / 2^t; 1e-6 .. 2^53, not whole: 1 <= t <= 72 */
+    /* A power of two has a narrower interval below it; the reference
+     * takes those (exact binary fractions: 0.5, 0.375, ...). */
+    if (t < 1 || t > 72 || m == (1ull << 52))
         return number_format_reference(buffer, size, value);
-    /* k = floor(log10(magnitude)), fixed so that Q has 17 digits. */
+    /* k = floor(log10(magnitude)): from the binary exponent, then one
+     * comparison with the power of ten above. */
     int e2 = 52 - t; /* 2^e2 <= magnitude < 2^(e2+1) */
     int k = e2 >= 0 ? (e2 * 1233) >> 12 : -((-e2 * 1233 + 4095) >> 12);
-    uint64_t q17 = 0;
-    u128 rem = 0, pow10_s0 = 0;
-    int s0 = 0;
-    for (int tries = 0; tries < 4; tries++) {
-        s0 = 16 - k;
-        if (s0 < 1 || s0 > 22)
-            return number_format_reference(buffer, size, value);
-        u128 scale = s0 > 19 ? (u128)POW10[19] * POW10[s0 - 19] : (u128)POW10[s0];
-        pow10_s0 = scale;
-        u128 x = (u128)m * scale;
-        u128 q = x >> t;
-        rem = x & (((u128)1 << t) - 1);
-        if (q < POW10[16]) {
-            k--;
-            continue;
-        }
-        if (q >= POW10[17]) {
-            k++;
-            continue;
-        }
-        q17 = (uint64_t)q;
-        break;
-    }
-    if (q17 == 0)
+    k += magnitude >= POW10_DOUBLE[k + 7]; /* k + 1 is in -6 .. 16 */
+    /* X = magnitude x 10^(16-k) = Q + R / 2^t exactly, Q of 17 digits
+     * (not so only next to a power of ten that a double cannot hold). */
+    int s0 = 16 - k; /* 1 .. 23 */
+    u128 scale = s0 > 19 ? (u128)POW10[19] * POW10[s0 - 19] : (u128)POW10[s0];
+    u128 x = (u128)m * scale;
+    u128 q = x >> t;
+    u128 rem = x & (((u128)1 << t) - 1);
+    if (q < POW10[16] || q >= POW10[17])
         return number_format_reference(buffer, size, value);
+    uint64_t q17 = (uint64_t)q;
     bool even = (m & 1) == 0;
-    bool narrow_below = m == (1ull << 52) && biased > 1;
-    /* Trailing zeros / nines of Q above its last two digits: a precision
-     * dropping j >= 3 digits can read back only through them. */
-    unsigned last2 = (unsigned)(q17 % 100);
-    int zeros = 0, nines = 0;
-    if (last2 <= 16 || last2 >= 83) {
-        uint64_t upper = q17 / 100;
-        for (uint64_t u = upper; zeros < 15 && u % 10 == 0; u /= 10)
-            zeros++;
-        for (uint64_t u = upper; nines < 15 && u % 10 == 9; u /= 10)
-            nines++;
+    /* The shortest precision that reads back: if dropping j digits does,
+     * dropping fewer does too (the nearest multiple of 10^(j-1) is no
+     * farther), so drop one more while it still reads back. Seventeen
+     * digits always do (the half-ulp is over half a unit). */
+    int j = 0;
+    uint64_t n = round_to(q17, rem, t, 17);
+    if (!reads_back(n, q17, rem, t, scale, even, false))
+        return number_format_reference(buffer, size, value);
+    while (j < 16) {
+        uint64_t shorter = round_to(q17, rem, t, 16 - j);
+        if (!reads_back(shorter * POW10[j + 1], q17, rem, t, scale, even, false))
+            break;
+        n = shorter;
+        j++;
     }
-    /* The shortest precision that can read back drops at most jmax digits. */
-    int jmax = 2;
-    if (last2 <= 16 && zeros + 2 > jmax)
-        jmax = zeros + 2;
-    if (last2 >= 83 && nines + 2 > jmax)
-        jmax = nines + 2;
-    for (int p = jmax >= 16 ? 1 : 17 - jmax; p <= 17; p++) {
-        int j = 17 - p;
-        /* Dropping two digits or more lands at least 17 units from Q
-         * unless its last two digits are near 00: reads_back would say
-         * no. */
-        if (j >= 2 && !((j - 2 <= zeros && last2 <= 16) || (j - 2 <= nines && last2 >= 83)))
-            continue;
-        uint64_t n = round_to(q17, rem, t, p);
-        uint64_t c = n * POW10[j];
-        if (!reads_back(c, q17, rem, t, pow10_s0, even, narrow_below))
-            continue;
-        int kk = k;
-        if (n == POW10[p]) { /* 9.99 -> 10.0: one more decimal place up */
-            n /= 10;
-            kk++;
-        }
-        length = put_g(text, negative, n, p, kk);
+    int p = 17 - j;
+#ifdef DIGITS_IN_REGISTERS
+    if (n != POW10[p] && k >= -4 && k <= p - 2) {
+        length = put_fixed(text, negative, n, p, k);
         buffer[length] = '\0';
         return length;
     }
-    return number_format_reference(buffer, size, value);
+#endif
+    if (n == POW10[p]) { /* 9.99 -> 10.0: one more decimal place up */
+        n /= 10;
+        k++;
+    }
+    length = put_g(text, negative, n, p, k); /* exponents, no fraction */
+    buffer[length] = '\0';
+    return length;
 }
