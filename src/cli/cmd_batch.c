@@ -32,18 +32,24 @@ enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
 enum { PLAN_SETS = 1024, PLAN_WAYS = 4, PLAN_KEY_MAX = 256 };
 typedef struct {
     size_t key_length; /* 0: empty slot */
+    size_t head_length; /* the key is key[0, head_length) and the tail after it */
     char key[PLAN_KEY_MAX];
     const command_spec *spec;
     collective_plan plan;
 } plan_slot;
 
-/* A line's key (make_line_key, make_word_key): the line without its size
- * value. */
+/* A query's key (make_line_key, make_word_key): its text without the size
+ * value, as two pieces, head and tail. A line's pieces are read where
+ * they are in the line (the text before the value, 'L' first, and after
+ * it); they are copied into text only for a plan to keep (key_text). */
 typedef struct {
     const char *size_value; /* where the --size value is; NULL: the line cannot use a plan */
-    size_t length;
+    char kind;              /* 'L': a line's pieces; 'W': words joined in text */
+    const char *head, *tail;
+    size_t head_length, tail_length;
+    size_t length; /* 1 (the kind) + head_length + tail_length */
     uint64_t hash;
-    char text[PLAN_KEY_MAX + 8]; /* + the zeros key_hash pads the last piece with */
+    char text[PLAN_KEY_MAX];
 } plan_key;
 
 typedef struct {
@@ -132,20 +138,54 @@ static void key_append(plan_key *key, const char *bytes, size_t n)
     key->length += n;
 }
 
+static uint64_t hash_mix(uint64_t hash, uint64_t chunk)
+{
+    return (hash + chunk) * 0xFF51AFD7ED558CCDull;
+}
+
+/* Eight bytes at a time where they are; the last 1..7 read as the piece's
+ * last eight bytes shifted (or one by one when the piece is shorter). */
+static uint64_t hash_piece(uint64_t hash, const char *bytes, size_t n)
+{
+    size_t k = 0;
+    uint64_t chunk;
+    for (; k + 8 <= n; k += 8) {
+        memcpy(&chunk, bytes + k, 8);
+        hash = hash_mix(hash, chunk);
+    }
+    if (k < n) {
+        chunk = 0;
+        if (n >= 8) {
+            memcpy(&chunk, bytes + n - 8, 8);
+            chunk >>= 8 * (8 - (n - k));
+        } else {
+            for (size_t i = k; i < n; i++)
+                chunk |= (uint64_t)(unsigned char)bytes[i] << (8 * (i - k));
+        }
+        hash = hash_mix(hash, chunk);
+    }
+    return hash_mix(hash, n);
+}
+
 static void key_hash(plan_key *key)
 {
-    /* Eight bytes at a time, mixed once at the end; the last piece ends in
-     * the zeros written after the key (its array has room for them). */
-    memset(key->text + key->length, 0, 8);
-    uint64_t hash = 0x9E3779B97F4A7C15ull ^ key->length;
-    for (size_t k = 0; k < key->length; k += 8) {
-        uint64_t chunk;
-        memcpy(&chunk, key->text + k, 8);
-        hash = (hash + chunk) * 0xFF51AFD7ED558CCDull;
-    }
+    uint64_t hash = hash_mix(0x9E3779B97F4A7C15ull, (unsigned char)key->kind);
+    hash = hash_piece(hash_piece(hash, key->head, key->head_length), key->tail, key->tail_length);
     hash ^= hash >> 33;
     hash *= 0xC4CEB9FE1A85EC53ull;
     key->hash = hash ^ (hash >> 29);
+}
+
+/* A line key's pieces copied into its text (before the line is split in
+ * place), for keep_plan. */
+static void key_text(plan_key *key)
+{
+    if (key->size_value == NULL || key->kind != 'L')
+        return;
+    memcpy(key->text, key->head, key->head_length);
+    memcpy(key->text + key->head_length, key->tail, key->tail_length);
+    key->head = key->text;
+    key->tail = key->text + key->head_length;
 }
 
 static bool is_blank(char c)
@@ -174,10 +214,12 @@ static bool make_line_key(plan_key *key, const char *text, size_t length, size_t
     const char *after = text + batch_plain_end(text, (size_t)(value - text), length);
     if (value == after || value[0] == '-' || value[0] == '#' || (after < end && !is_blank(*after)))
         return false;
-    key->text[0] = 'L';
-    memcpy(key->text + 1, text, (size_t)(value - text));
-    memcpy(key->text + 1 + (value - text), after, (size_t)(end - after));
-    key->length = 1 + length - (size_t)(after - value);
+    key->kind = 'L';
+    key->head = text;
+    key->head_length = (size_t)(value - text);
+    key->tail = after;
+    key->tail_length = (size_t)(end - after);
+    key->length = 1 + key->head_length + key->tail_length;
     key->size_value = value;
     *value_end = (size_t)(after - text);
     key_hash(key);
@@ -210,11 +252,16 @@ static void make_word_key(plan_key *key, int argc, char **argv, const size_t *le
     }
     if (size_word == 0 || total > PLAN_KEY_MAX)
         return;
-    key_append(key, "W", 1);
     for (int i = 0; i < argc; i++) {
         key_append(key, argv[i], i == size_word ? 0 : lengths[i]);
         key_append(key, "", 1);
     }
+    key->kind = 'W';
+    key->head = key->text;
+    key->head_length = key->length;
+    key->tail = key->text + key->length;
+    key->tail_length = 0;
+    key->length = 1 + key->head_length;
     key->size_value = argv[size_word];
     key_hash(key);
 }
@@ -236,7 +283,9 @@ static const plan_slot *find_plan(const batch_state *s, const plan_key *key)
         match |= (unsigned)(s->tags[set][w] == key->hash) << w;
     for (; match != 0; match &= match - 1) {
         const plan_slot *slot = &s->plans[set * PLAN_WAYS + (size_t)__builtin_ctz(match)];
-        if (slot->key_length == key->length && memcmp(slot->key, key->text, key->length) == 0)
+        if (slot->key_length == key->length && slot->head_length == key->head_length &&
+            slot->key[0] == key->kind && memcmp(slot->key + 1, key->head, key->head_length) == 0 &&
+            memcmp(slot->key + 1 + key->head_length, key->tail, key->tail_length) == 0)
             return slot;
     }
     return NULL;
@@ -255,8 +304,11 @@ static void keep_plan(batch_state *s, const plan_key *key, const command_spec *s
     plan_slot *slot = &s->plans[set * PLAN_WAYS + s->next_way[set]];
     s->tags[set][s->next_way[set]] = key->hash;
     s->next_way[set] = (unsigned char)((s->next_way[set] + 1) % PLAN_WAYS);
-    memcpy(slot->key, key->text, key->length);
+    slot->key[0] = key->kind;
+    memcpy(slot->key + 1, key->head, key->head_length);
+    memcpy(slot->key + 1 + key->head_length, key->tail, key->tail_length);
     slot->key_length = key->length;
+    slot->head_length = key->head_length;
     slot->spec = spec;
     slot->plan = *plan;
 }
@@ -545,6 +597,8 @@ static void run_line(batch_state *s, long line_no, char *text, size_t length)
         if (answered)
             return;
     }
+    if (keyed)
+        key_text(&key); /* the split below writes into the line */
     char *words[BATCH_WORDS_MAX + 1];
     size_t lengths[BATCH_WORDS_MAX];
     const char *error = NULL;
