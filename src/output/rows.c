@@ -10,14 +10,16 @@
 #include "record_internal.h"
 
 /* A row repeats values (time_us and total_time_us; phase after phase):
- * recent texts are kept in a small direct-mapped table keyed by the bits of
- * the double. Whole numbers are cheap and not kept. No table (NULL): the
- * text goes straight into the buffer. */
+ * where the row's recent texts are in the buffer is kept in a small
+ * direct-mapped table keyed by the bits of the double, and a repeat is
+ * copied from there. Every text is written straight into the buffer (a
+ * text written and at once read back whole would wait for its bytes).
+ * Whole numbers are cheap and not kept. No table (NULL): no copies. */
 enum { CACHED = 32 };
 typedef struct {
     uint64_t bits[CACHED];
-    char text[CACHED][NUMBER_TEXT_MAX];
-    unsigned char length[CACHED];
+    size_t offset[CACHED]; /* in the buffer's data */
+    unsigned char length[CACHED]; /* 0: empty */
 } number_cache;
 
 struct row_numbers {
@@ -48,6 +50,8 @@ bool row_buffer_flush(row_buffer *buffer)
     if (!buffer->failed && fwrite(buffer->data, 1, buffer->used, buffer->out) != buffer->used)
         buffer->failed = true;
     buffer->used = 0;
+    if (buffer->numbers != NULL) /* the texts the table points at are gone */
+        memset(buffer->numbers->cache.length, 0, sizeof buffer->numbers->cache.length);
     return !buffer->failed;
 }
 
@@ -124,25 +128,29 @@ static void put_number(row_buffer *b, number_cache *cache, double value)
         put_integer(b, (long long)value);
         return;
     }
-    if (cache == NULL) { /* straight into the buffer */
-        if (reserve(b, NUMBER_TEXT_MAX))
-            b->used += number_format(b->data + b->used, NUMBER_TEXT_MAX, value);
+    if (!reserve(b, NUMBER_TEXT_MAX))
+        return;
+    if (cache == NULL) {
+        b->used += number_format(b->data + b->used, NUMBER_TEXT_MAX, value);
         return;
     }
     uint64_t bits;
     memcpy(&bits, &value, sizeof bits);
     unsigned slot = (unsigned)((bits * 0x9E3779B97F4A7C15ull) >> 59); /* 0..31 */
-    if (cache->length[slot] == 0 || cache->bits[slot] != bits) {
-        cache->length[slot] =
-            (unsigned char)number_format(cache->text[slot], sizeof cache->text[slot], value);
-        cache->bits[slot] = bits;
-    }
-    /* The whole text array copied (a fixed size: no loop, no call), the
-     * number's length kept. */
-    if (reserve(b, NUMBER_TEXT_MAX)) {
-        memcpy(b->data + b->used, cache->text[slot], NUMBER_TEXT_MAX);
+    if (cache->length[slot] != 0 && cache->bits[slot] == bits) {
+        /* A fixed-size copy (no loop, no call) through a local: the two
+         * places may overlap. The earlier text had this room reserved. */
+        char text[NUMBER_TEXT_MAX];
+        memcpy(text, b->data + cache->offset[slot], NUMBER_TEXT_MAX);
+        memcpy(b->data + b->used, text, NUMBER_TEXT_MAX);
         b->used += cache->length[slot];
+        return;
     }
+    size_t length = number_format(b->data + b->used, NUMBER_TEXT_MAX, value);
+    cache->bits[slot] = bits;
+    cache->offset[slot] = b->used;
+    cache->length[slot] = (unsigned char)length;
+    b->used += length;
 }
 
 /* How JSON is written: plain, or inside a quoted CSV field (every '"'
