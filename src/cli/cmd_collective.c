@@ -202,8 +202,9 @@ int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64
     int code = report_evaluate(ctx, &query, plan->algos, plan->algo_count, results, &count,
                                &fastest);
     for (size_t i = 0; code == 0 && i < count; i++) {
-        result_view view = report_result_view(&query, &results[i], plan->cluster_spec.basis,
-                                              plan->layers, plan->per_layer, i == fastest);
+        result_view view;
+        report_result_view(&view, &query, &results[i], plan->cluster_spec.basis, plan->layers,
+                           plan->per_layer, i == fastest);
         report_result_write(out, format, selection, &view, lead, lead_value);
     }
     return code;

@@ -334,13 +334,17 @@ void report_query(document *doc, const collcalc_query *query, collcalc_bw_basis 
  * phases, a nested list). Text points at static strings or at buffer.
  * The one definition of what each result column holds: the records of
  * report_result_row and the rows of report_result_write both read it. */
-static record_value result_value(const result_view *v, result_field field, char *buffer,
+static record_value result_value(result_view *v, result_field field, char *buffer,
                                  size_t buffer_size)
 {
     const collcalc_result *r = v->result;
     record_value value = {.present = true};
-    if (field >= RESULT_TOTAL_LATENCY_US && field <= RESULT_TOTAL_TIME_US && !v->totals_known)
-        value.present = false;
+    if (field >= RESULT_TOTAL_LATENCY_US && field <= RESULT_TOTAL_TIME_US) {
+        if (v->totals_known < 0)
+            v->totals_known = collcalc_repeat_totals(r, v->layers, v->per_layer, &v->totals,
+                                                     NULL) == COLLCALC_OK;
+        value.present = v->totals_known == 1;
+    }
     switch (value.present ? field : RESULT_FIELD_COUNT) {
     case RESULT_SIZE_BYTES: value.as.integer = (long long)r->size_bytes; break;
     case RESULT_OP: value.as.text = collcalc_op_name(r->op); break;
@@ -423,20 +427,23 @@ static void record_value_as(record_set *set, const record_column *column,
     }
 }
 
-result_view report_result_view(const collcalc_query *query, const collcalc_result *r,
-                               collcalc_bw_basis basis, long layers, long per_layer,
-                               bool fastest)
+void report_result_view(result_view *view, const collcalc_query *query, const collcalc_result *r,
+                        collcalc_bw_basis basis, long layers, long per_layer, bool fastest)
 {
-    result_view view = {query, r, basis, layers, per_layer, fastest, false, {0}};
-    view.totals_known =
-        collcalc_repeat_totals(r, layers, per_layer, &view.totals, NULL) == COLLCALC_OK;
-    return view;
+    view->query = query;
+    view->result = r;
+    view->basis = basis;
+    view->layers = layers;
+    view->per_layer = per_layer;
+    view->fastest = fastest;
+    view->totals_known = -1;
 }
 
 void report_result_row(record_set *set, const collcalc_query *query, const collcalc_result *r,
                        collcalc_bw_basis basis, long layers, long per_layer, bool fastest)
 {
-    const result_view view = report_result_view(query, r, basis, layers, per_layer, fastest);
+    result_view view;
+    report_result_view(&view, query, r, basis, layers, per_layer, fastest);
     char text[COLLCALC_EXPLAIN_MAX];
     record_begin(set);
     for (int field = 0; field < RESULT_PHASES; field++) {
@@ -461,7 +468,7 @@ void report_result_row(record_set *set, const collcalc_query *query, const collc
 }
 
 void report_result_write(row_buffer *out, output_format format, const column_selection *selection,
-                         const result_view *view, const char *lead, long long lead_value)
+                         result_view *view, const char *lead, long long lead_value)
 {
     char text[COLLCALC_EXPLAIN_MAX];
     rows_begin(out, format, lead, lead_value);

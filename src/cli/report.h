@@ -121,20 +121,20 @@ typedef enum {
     RESULT_FIELD_COUNT
 } result_field;
 
-/* One result as the result columns read it (report_result_view). */
+/* One result as the result columns read it (report_result_view). The
+ * repetition totals are computed when a column first needs them, once. */
 typedef struct {
     const collcalc_query *query;
     const collcalc_result *result;
     collcalc_bw_basis basis;
     long layers, per_layer;
     bool fastest;
-    bool totals_known; /* the repetition totals could be computed */
+    signed char totals_known; /* -1: not computed yet; 0: could not be; 1: in totals */
     collcalc_totals totals;
 } result_view;
 
-result_view report_result_view(const collcalc_query *query, const collcalc_result *r,
-                               collcalc_bw_basis basis, long layers, long per_layer,
-                               bool fastest);
+void report_result_view(result_view *view, const collcalc_query *query, const collcalc_result *r,
+                        collcalc_bw_basis basis, long layers, long per_layer, bool fastest);
 
 /* Adds one result as a row of a set whose schema holds the result columns
  * (RESULT_SCHEMA or a command's superset). */
@@ -145,7 +145,7 @@ void report_result_row(record_set *set, const collcalc_query *query, const collc
  * after lead, as CSV or a JSON line, with no document (batch): the very
  * text rows_write prints for report_result_row's records. */
 void report_result_write(row_buffer *out, output_format format, const column_selection *selection,
-                         const result_view *view, const char *lead, long long lead_value);
+                         result_view *view, const char *lead, long long lead_value);
 
 /* Two-line header of a collective query for people. */
 void report_header(document *doc, const collcalc_query *query, collcalc_bw_basis basis);
