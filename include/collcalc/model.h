@@ -280,6 +280,34 @@ collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcal
                                             size_t capacity, size_t *out_count, size_t *out_fastest,
                                             collcalc_diag *diag);
 
+/* The rows of a query checked once, to cost it at many sizes (batch
+ * answers millions of lines from a handful of queries): what
+ * collcalc_model_evaluate and collcalc_model_evaluate_all check before they
+ * cost is done by collcalc_model_rows, the costing by
+ * collcalc_model_evaluate_row. The query's size_bytes is not read by
+ * either. */
+typedef struct {
+    int index; /* the algorithm's row in the model's registry */
+} collcalc_model_row;
+
+/* Checks the query (collcalc_query_validate) and finds its rows: with
+ * algo_count 0 every algorithm that applies to the query's op, in enum
+ * order; else each of algos[0..algo_count), which must apply
+ * (COLLCALC_ERR_UNSUPPORTED, diag says why, when one does not). Rows go to
+ * out_rows[0..*out_count); capacity >= COLLCALC_ALGO_COUNT always
+ * suffices. */
+collcalc_status collcalc_model_rows(const collcalc_query *query, const collcalc_algo *algos,
+                                    size_t algo_count, collcalc_model_row *out_rows,
+                                    size_t capacity, size_t *out_count, collcalc_diag *diag);
+
+/* Costs one row of a query that collcalc_model_rows accepted, for
+ * size_bytes: the very result collcalc_model_evaluate gives for the query
+ * with that size. A row or query it did not accept is refused
+ * (COLLCALC_ERR_INVALID). */
+collcalc_status collcalc_model_evaluate_row(const collcalc_query *query, collcalc_model_row row,
+                                            uint64_t size_bytes, collcalc_result *out_result,
+                                            collcalc_diag *diag);
+
 /* Index of the fastest of results[0..count) (first on ties) among those
  * collcalc_algo_may_be_fastest allows; 0 when none is allowed or count is 0. */
 size_t collcalc_fastest_index(const collcalc_result *results, size_t count);

@@ -150,6 +150,9 @@ int collective_prepare(cli_context *ctx, collective_plan *plan)
     if (code == 0)
         code = report_resolve(ctx, &plan->cluster_spec, &plan->query.cluster, NULL);
     plan->query.tree_efficiency = plan->cluster_spec.tree_efficiency;
+    if (code == 0 && !plan->nccl)
+        code = report_rows(ctx, &plan->query, plan->algos, plan->algo_count, plan->rows,
+                           &plan->row_count);
     return code;
 }
 
@@ -162,8 +165,8 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
         return nccl_answer(ctx, &query, &plan->cluster_spec, plan->explain, doc, format);
     collcalc_result results[COLLCALC_ALGO_COUNT];
     size_t count = 0, fastest = 0;
-    int code = report_evaluate(ctx, &query, plan->algos, plan->algo_count, results, &count,
-                               &fastest);
+    int code = report_cost(ctx, &plan->query, plan->rows, plan->row_count, size_bytes, results,
+                           &count, &fastest);
     if (code != 0)
         return code;
 
@@ -195,16 +198,15 @@ int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64
                            const column_selection *selection, const char *lead,
                            long long lead_value)
 {
-    collcalc_query query = plan->query;
-    query.size_bytes = size_bytes;
+    /* The plan's query as it is: nothing here reads its size. */
     collcalc_result results[COLLCALC_ALGO_COUNT];
     size_t count = 0, fastest = 0;
-    int code = report_evaluate(ctx, &query, plan->algos, plan->algo_count, results, &count,
-                               &fastest);
+    int code = report_cost(ctx, &plan->query, plan->rows, plan->row_count, size_bytes, results,
+                           &count, &fastest);
     for (size_t i = 0; code == 0 && i < count; i++) {
         result_view view;
-        report_result_view(&view, &query, &results[i], plan->cluster_spec.basis, plan->layers,
-                           plan->per_layer, i == fastest);
+        report_result_view(&view, &plan->query, &results[i], plan->cluster_spec.basis,
+                           plan->layers, plan->per_layer, i == fastest);
         report_result_write(out, format, selection, &view, lead, lead_value);
     }
     return code;

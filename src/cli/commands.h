@@ -52,6 +52,9 @@ typedef struct {
     collcalc_cluster_spec cluster_spec;
     collcalc_algo algos[COLLCALC_ALGO_COUNT];
     int algo_count; /* 0: every applicable algorithm */
+    /* The model's rows for them, the query checked (alpha-beta plans) */
+    collcalc_model_row rows[COLLCALC_ALGO_COUNT];
+    size_t row_count;
     long layers, per_layer;
     bool nccl;    /* answered with NCCL's model (a platform) */
     bool explain; /* --explain */

@@ -224,33 +224,48 @@ int report_algos(cli_context *ctx, collcalc_op op, collcalc_algo *algos, int *co
     return 0;
 }
 
-int report_evaluate(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
-                    int algo_count, collcalc_result *results, size_t *out_count,
-                    size_t *out_fastest)
+int report_rows(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
+                int algo_count, collcalc_model_row *rows, size_t *out_row_count)
 {
     collcalc_diag diag;
-    collcalc_status status = COLLCALC_OK;
-    size_t count = 0, fastest = 0;
-    if (algo_count == 0) {
-        status = collcalc_model_evaluate_all(query, results, COLLCALC_ALGO_COUNT, &count, &fastest,
-                                             &diag);
-    } else {
-        for (int i = 0; i < algo_count && status == COLLCALC_OK; i++) {
-            status = collcalc_model_evaluate(query, algos[i], &results[count], &diag);
-            if (status == COLLCALC_OK)
-                count++;
-        }
-        fastest = collcalc_fastest_index(results, count);
-    }
+    size_t count = 0;
+    collcalc_status status = collcalc_model_rows(query, algos, algo_count > 0 ? (size_t)algo_count : 0,
+                                                 rows, COLLCALC_ALGO_COUNT, &count, &diag);
     if (status == COLLCALC_ERR_UNSUPPORTED)
         return cli_usage_error(ctx, "--algo", "%s", diag.message);
     if (status != COLLCALC_OK)
         return cli_data_error(ctx, NULL, "%s", diag.message);
     if (count == 0)
         return cli_usage_error(ctx, "--algo", "no algorithm applies");
-    *out_count = count;
-    *out_fastest = fastest;
+    *out_row_count = count;
     return 0;
+}
+
+int report_cost(cli_context *ctx, const collcalc_query *query, const collcalc_model_row *rows,
+                size_t row_count, uint64_t size_bytes, collcalc_result *results,
+                size_t *out_count, size_t *out_fastest)
+{
+    collcalc_diag diag;
+    for (size_t i = 0; i < row_count; i++)
+        if (collcalc_model_evaluate_row(query, rows[i], size_bytes, &results[i], &diag) !=
+            COLLCALC_OK)
+            return cli_data_error(ctx, NULL, "%s", diag.message);
+    *out_count = row_count;
+    *out_fastest = collcalc_fastest_index(results, row_count);
+    return 0;
+}
+
+int report_evaluate(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
+                    int algo_count, collcalc_result *results, size_t *out_count,
+                    size_t *out_fastest)
+{
+    collcalc_model_row rows[COLLCALC_ALGO_COUNT];
+    size_t row_count = 0;
+    int code = report_rows(ctx, query, algos, algo_count, rows, &row_count);
+    if (code == 0)
+        code = report_cost(ctx, query, rows, row_count, query->size_bytes, results, out_count,
+                           out_fastest);
+    return code;
 }
 
 int report_repeat(cli_context *ctx, long *layers, long *per_layer)

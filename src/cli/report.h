@@ -27,8 +27,20 @@ int report_resolve(cli_context *ctx, const collcalc_cluster_spec *spec,
  * means all. Returns 0 or an exit code. */
 int report_algos(cli_context *ctx, collcalc_op op, collcalc_algo *algos, int *count);
 
-/* Costs the query with the chosen algorithms (all applicable ones when
- * count is 0). Returns 0 or an exit code. */
+/* The model's rows for the query and the chosen algorithms (all applicable
+ * ones when algo_count is 0): the query checked once (collcalc_model_rows).
+ * rows has room for COLLCALC_ALGO_COUNT. Returns 0 or an exit code. */
+int report_rows(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
+                int algo_count, collcalc_model_row *rows, size_t *out_row_count);
+
+/* Costs those rows for size_bytes (the query's own size is not read) into
+ * results (room for COLLCALC_ALGO_COUNT), with the fastest's index.
+ * Returns 0 or an exit code. */
+int report_cost(cli_context *ctx, const collcalc_query *query, const collcalc_model_row *rows,
+                size_t row_count, uint64_t size_bytes, collcalc_result *results,
+                size_t *out_count, size_t *out_fastest);
+
+/* report_rows, then report_cost for the query's size. */
 int report_evaluate(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
                     int algo_count, collcalc_result *results, size_t *out_count,
                     size_t *out_fastest);

@@ -302,9 +302,11 @@ static void total_phases(collcalc_result *r)
     }
 }
 
-/* Evaluates one row on a validated query whose row applies. */
-static collcalc_status evaluate_row(const collcalc_query *query, const algorithm_entry *entry,
-                                    collcalc_result *r, collcalc_diag *diag)
+/* Evaluates one row on a validated query whose row applies, for size_bytes
+ * (the query's own size is not read). */
+static collcalc_status evaluate_row(const collcalc_query *query, uint64_t size_bytes,
+                                    const algorithm_entry *entry, collcalc_result *r,
+                                    collcalc_diag *diag)
 {
     const collcalc_cluster *cluster = &query->cluster;
     build_ctx ctx = {.query = query, .result = r, .p = cluster->gpus};
@@ -312,14 +314,14 @@ static collcalc_status evaluate_row(const collcalc_query *query, const algorithm
     ctx.nodes = (ctx.p + ctx.g - 1) / ctx.g;
     ctx.last = ctx.p - (ctx.nodes - 1) * ctx.g;
     ctx.npg = cluster->nics_per_gpu > 0 ? cluster->nics_per_gpu : 1;
-    ctx.size = (double)query->size_bytes;
+    ctx.size = (double)size_bytes;
     r->op = query->op;
     r->algo = entry->algo;
     r->gpus = ctx.p;
     r->nodes = ctx.nodes;
     r->gpus_per_node = ctx.g;
     r->gpus_in_last_node = ctx.last;
-    r->size_bytes = query->size_bytes;
+    r->size_bytes = size_bytes;
     r->busbw_factor = collcalc_busbw_factor(query->op, ctx.p);
     r->others_differ = false;
     r->bytes_sent_other_gpu = 0.0;
@@ -340,38 +342,77 @@ static collcalc_status evaluate_row(const collcalc_query *query, const algorithm
     return COLLCALC_OK;
 }
 
-collcalc_status collcalc_model_evaluate(const collcalc_query *query, collcalc_algo algo,
-                                        collcalc_result *out_result, collcalc_diag *diag)
+collcalc_status collcalc_model_rows(const collcalc_query *query, const collcalc_algo *algos,
+                                    size_t algo_count, collcalc_model_row *out_rows,
+                                    size_t capacity, size_t *out_count, collcalc_diag *diag)
 {
     collcalc_status status = collcalc_query_validate(query, diag);
     if (status != COLLCALC_OK)
         return status;
-    const algorithm_entry *entry = find_algorithm(query->op, algo);
-    const char *why_not = row_why_not(entry, &query->cluster);
-    if (why_not != NULL)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_UNSUPPORTED, "%s %s: %s",
-                                  collcalc_algo_name(algo), collcalc_op_name(query->op), why_not);
-    return evaluate_row(query, entry, out_result, diag);
+    size_t count = 0;
+    size_t wanted = algo_count > 0 ? algo_count : (size_t)ALGORITHM_COUNT;
+    for (size_t i = 0; i < wanted; i++) {
+        const algorithm_entry *entry;
+        if (algo_count > 0) {
+            entry = find_algorithm(query->op, algos[i]);
+            const char *why_not = row_why_not(entry, &query->cluster);
+            if (why_not != NULL)
+                return collcalc_diag_fail(diag, COLLCALC_ERR_UNSUPPORTED, "%s %s: %s",
+                                          collcalc_algo_name(algos[i]),
+                                          collcalc_op_name(query->op), why_not);
+        } else {
+            entry = &ALGORITHMS[i];
+            if (entry->op != query->op || row_why_not(entry, &query->cluster) != NULL)
+                continue;
+        }
+        if (count >= capacity)
+            return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "row array too small");
+        out_rows[count++].index = (int)(entry - ALGORITHMS);
+    }
+    *out_count = count;
+    return COLLCALC_OK;
+}
+
+collcalc_status collcalc_model_evaluate_row(const collcalc_query *query, collcalc_model_row row,
+                                            uint64_t size_bytes, collcalc_result *out_result,
+                                            collcalc_diag *diag)
+{
+    /* The cheap guards of what collcalc_model_rows checked: a row of the
+     * query's op, and a cluster the row's arithmetic can take. */
+    if (row.index < 0 || row.index >= ALGORITHM_COUNT || ALGORITHMS[row.index].op != query->op ||
+        query->cluster.gpus < 1 || query->cluster.gpus_per_node < 1)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "a row collcalc_model_rows did not give for this query");
+    return evaluate_row(query, size_bytes, &ALGORITHMS[row.index], out_result, diag);
+}
+
+collcalc_status collcalc_model_evaluate(const collcalc_query *query, collcalc_algo algo,
+                                        collcalc_result *out_result, collcalc_diag *diag)
+{
+    collcalc_model_row row;
+    size_t count = 0;
+    collcalc_status status = collcalc_model_rows(query, &algo, 1, &row, 1, &count, diag);
+    if (status != COLLCALC_OK)
+        return status;
+    return collcalc_model_evaluate_row(query, row, query->size_bytes, out_result, diag);
 }
 
 collcalc_status collcalc_model_evaluate_all(const collcalc_query *query, collcalc_result *results,
                                             size_t capacity, size_t *out_count,
                                             size_t *out_fastest, collcalc_diag *diag)
 {
-    collcalc_status status = collcalc_query_validate(query, diag);
+    collcalc_model_row rows[ALGORITHM_COUNT];
+    size_t count = 0;
+    collcalc_status status = collcalc_model_rows(query, NULL, 0, rows, ALGORITHM_COUNT, &count,
+                                                 diag);
     if (status != COLLCALC_OK)
         return status;
-    size_t count = 0;
-    for (int i = 0; i < ALGORITHM_COUNT; i++) {
-        const algorithm_entry *entry = &ALGORITHMS[i];
-        if (entry->op != query->op || row_why_not(entry, &query->cluster) != NULL)
-            continue;
-        if (count >= capacity)
-            return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "result array too small");
-        status = evaluate_row(query, entry, &results[count], diag);
+    if (count > capacity)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "result array too small");
+    for (size_t i = 0; i < count; i++) {
+        status = collcalc_model_evaluate_row(query, rows[i], query->size_bytes, &results[i], diag);
         if (status != COLLCALC_OK)
             return status;
-        count++;
     }
     *out_count = count;
     *out_fastest = collcalc_fastest_index(results, count);

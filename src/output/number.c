@@ -49,7 +49,26 @@ static void put_8_digits(char *out, uint32_t x)
     memcpy(out + 6, DIGIT_PAIRS + 2 * (lower4 % 100), 2);
 }
 
-/* The decimal digits of value at out (no NUL); returns their count. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define DIGITS_IN_REGISTERS 1
+/* The eight ASCII digits of x < 10^8, leading zeros kept, as the bytes of
+ * a word in memory order (first digit in the low byte). */
+static uint64_t digits8(uint32_t x)
+{
+    uint32_t upper4 = x / 10000, lower4 = x % 10000;
+    uint16_t pair[4];
+    memcpy(&pair[0], DIGIT_PAIRS + 2 * (upper4 / 100), 2);
+    memcpy(&pair[1], DIGIT_PAIRS + 2 * (upper4 % 100), 2);
+    memcpy(&pair[2], DIGIT_PAIRS + 2 * (lower4 / 100), 2);
+    memcpy(&pair[3], DIGIT_PAIRS + 2 * (lower4 % 100), 2);
+    return (uint64_t)pair[0] | (uint64_t)pair[1] << 16 | (uint64_t)pair[2] << 32 |
+           (uint64_t)pair[3] << 48;
+}
+
+#endif
+
+/* The decimal digits of value at out (no NUL; up to 20 bytes written);
+ * returns their count. */
 static size_t put_u64(char *out, uint64_t value)
 {
     /* The digit count from the bit length (1233/4096 ~ log10(2)), then
@@ -59,6 +78,13 @@ static size_t put_u64(char *out, uint64_t value)
     count += count < 20 && value >= POW10[count];
     if (count == 0)
         count = 1;
+#ifdef DIGITS_IN_REGISTERS
+    if (value < 100000000) { /* one word, its leading zeros shifted out */
+        uint64_t word = digits8((uint32_t)value) >> (8 * (8 - count));
+        memcpy(out, &word, 8);
+        return count;
+    }
+#endif
     size_t at = count;
     /* Eight digits at a time split off with one 64-bit division, then
      * pairs in 32-bit arithmetic (cheaper than 64-bit divisions by 100). */
@@ -199,22 +225,7 @@ static size_t put_g(char *out, bool negative, uint64_t n, int p, int k)
     return at + put_u64(out + at, (uint64_t)e);
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define DIGITS_IN_REGISTERS 1
-/* The eight ASCII digits of x < 10^8, leading zeros kept, as the bytes of
- * a word in memory order (first digit in the low byte). */
-static uint64_t digits8(uint32_t x)
-{
-    uint32_t upper4 = x / 10000, lower4 = x % 10000;
-    uint16_t pair[4];
-    memcpy(&pair[0], DIGIT_PAIRS + 2 * (upper4 / 100), 2);
-    memcpy(&pair[1], DIGIT_PAIRS + 2 * (upper4 % 100), 2);
-    memcpy(&pair[2], DIGIT_PAIRS + 2 * (lower4 / 100), 2);
-    memcpy(&pair[3], DIGIT_PAIRS + 2 * (lower4 % 100), 2);
-    return (uint64_t)pair[0] | (uint64_t)pair[1] << 16 | (uint64_t)pair[2] << 32 |
-           (uint64_t)pair[3] << 48;
-}
-
+#ifdef DIGITS_IN_REGISTERS
 /* "%.*g" of the p-digit n x 10^(k - p + 1) in fixed notation, for
  * 0 <= k <= p - 2 (a fraction follows the point) or -4 <= k < 0
  * ("0.000ddd"). n's last digit is not 0 (else a shorter precision would
@@ -293,11 +304,11 @@ size_t number_format(char *buffer, size_t size, double value)
     /* The shortest precision that reads back: if dropping j digits does,
      * dropping fewer does too (the nearest multiple of 10^(j-1) is no
      * farther), so drop one more while it still reads back. Seventeen
-     * digits always do (the half-ulp is over half a unit). */
+     * digits always do: the half-ulp is 10^(16-k) / 2^(t+1) units, and
+     * 2^-t = magnitude / m >= 10^k / 2^53, so it is at least
+     * 10^16 / 2^54 = 0.555 units, more than the rounding's half unit. */
     int j = 0;
     uint64_t n = round_to(q17, rem, t, 17);
-    if (!reads_back(n, q17, rem, t, scale, even, false))
-        return number_format_reference(buffer, size, value);
     while (j < 16) {
         uint64_t shorter = round_to(q17, rem, t, 16 - j);
         if (!reads_back(shorter * POW10[j + 1], q17, rem, t, scale, even, false))

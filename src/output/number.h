@@ -15,8 +15,9 @@
  * otherwise. */
 size_t number_format(char *buffer, size_t size, double value);
 
-/* The decimal text of value at out (no NUL; at most 20 bytes) and its
- * length: the one integer printer of the machine formats. */
+/* The decimal text of value at out (no NUL) and its length: the one
+ * integer printer of the machine formats. out needs room for 20 bytes:
+ * bytes after the text may be written too. */
 size_t number_format_integer(char *out, long long value);
 
 /* The reference: "%.*g" for the smallest precision 1..17 that strtod()

@@ -48,6 +48,74 @@ static collcalc_result eval(const collcalc_query *q, collcalc_algo algo)
 #define assert_close(actual, expected, tolerance) \
     assert_true(fabs((double)(actual) - (double)(expected)) <= (tolerance))
 
+/* Rows checked once and costed at many sizes give, byte for byte, what
+ * collcalc_model_evaluate gives for each size; rows are refused for
+ * another op, out of range, or for an algorithm that does not apply. */
+static void rows_cost_as_evaluate(void **state)
+{
+    (void)state;
+    static const uint64_t SIZES[] = {0, 1, 4096, 100000000, 7777777777, UINT64_C(1) << 40};
+    for (int op = 0; op < COLLCALC_OP_COUNT; op++) {
+        for (int gpus = 1; gpus <= 24; gpus += 7) {
+            collcalc_query q = single((collcalc_op)op, 0, gpus, 900, 2.0);
+            collcalc_model_row rows[COLLCALC_ALGO_COUNT];
+            size_t count = 0;
+            collcalc_diag diag;
+            assert_int_equal(collcalc_model_rows(&q, NULL, 0, rows, COLLCALC_ALGO_COUNT, &count,
+                                                 &diag),
+                             COLLCALC_OK);
+            for (size_t s = 0; s < sizeof SIZES / sizeof SIZES[0]; s++) {
+                q.size_bytes = SIZES[s];
+                collcalc_result all[COLLCALC_ALGO_COUNT];
+                size_t all_count = 0, fastest = 0;
+                assert_int_equal(collcalc_model_evaluate_all(&q, all, COLLCALC_ALGO_COUNT,
+                                                             &all_count, &fastest, &diag),
+                                 COLLCALC_OK);
+                assert_int_equal(all_count, count);
+                for (size_t i = 0; i < count; i++) {
+                    collcalc_result r;
+                    memset(&r, 0, sizeof r);
+                    q.size_bytes = 12345; /* not read */
+                    assert_int_equal(collcalc_model_evaluate_row(&q, rows[i], SIZES[s], &r, &diag),
+                                     COLLCALC_OK);
+                    q.size_bytes = SIZES[s];
+                    assert_int_equal(r.size_bytes, SIZES[s]);
+                    assert_int_equal(r.algo, all[i].algo);
+                    assert_memory_equal(&r.time_us, &all[i].time_us, sizeof r.time_us);
+                    assert_memory_equal(&r.busbw_GBps, &all[i].busbw_GBps, sizeof r.busbw_GBps);
+                    assert_int_equal(r.phase_count, all[i].phase_count);
+                    for (int k = 0; k < r.phase_count; k++)
+                        assert_memory_equal(&r.phases[k].bytes_sent, &all[i].phases[k].bytes_sent,
+                                            sizeof(double));
+                }
+            }
+        }
+    }
+    collcalc_query q = single(COLLCALC_OP_ALLREDUCE, 1000, 8, 900, 2.0);
+    collcalc_model_row row;
+    size_t count = 0;
+    collcalc_diag diag;
+    collcalc_algo ring = COLLCALC_ALGO_RING, bruck = COLLCALC_ALGO_BRUCK;
+    assert_int_equal(collcalc_model_rows(&q, &ring, 1, &row, 1, &count, &diag), COLLCALC_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(collcalc_model_rows(&q, &bruck, 1, &row, 1, &count, &diag),
+                     COLLCALC_ERR_UNSUPPORTED);
+    assert_non_null(strstr(diag.message, "bruck allreduce: not an algorithm for this operation"));
+    assert_int_equal(collcalc_model_rows(&q, &ring, 1, &row, 1, &count, &diag), COLLCALC_OK);
+    collcalc_result r;
+    q.op = COLLCALC_OP_ALLTOALL; /* a row of another op */
+    assert_int_equal(collcalc_model_evaluate_row(&q, row, 1000, &r, &diag), COLLCALC_ERR_INVALID);
+    q.op = COLLCALC_OP_ALLREDUCE;
+    collcalc_model_row bad = {-1};
+    assert_int_equal(collcalc_model_evaluate_row(&q, bad, 1000, &r, &diag), COLLCALC_ERR_INVALID);
+    bad.index = 1 << 20;
+    assert_int_equal(collcalc_model_evaluate_row(&q, bad, 1000, &r, &diag), COLLCALC_ERR_INVALID);
+    q.cluster.gpus = 0; /* a query collcalc_model_rows would refuse */
+    assert_int_equal(collcalc_model_evaluate_row(&q, row, 1000, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_model_rows(&q, &ring, 1, &row, 1, &count, &diag),
+                     COLLCALC_ERR_INVALID);
+}
+
 static void textbook_ring_8_gpus_100MB_nvlink5(void **state)
 {
     (void)state;
@@ -864,6 +932,7 @@ int main(void)
         cmocka_unit_test(sendrecv_across_nodes),
         cmocka_unit_test(tree_depth_rounds_up),
         cmocka_unit_test(repeat_totals),
+        cmocka_unit_test(rows_cost_as_evaluate),
         cmocka_unit_test(init_functions),
         cmocka_unit_test(point_to_point_efficiency),
     };
