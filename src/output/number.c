@@ -140,9 +140,11 @@ __extension__ typedef unsigned __int128 u128;
  * on the exact value, as printf rounds. */
 static uint64_t round_to(uint64_t q17, u128 rem, int t, int p)
 {
+    /* The conditions are combined with & and | (no branch: which way a
+     * number rounds is as good as random). */
     if (p == 17) {
         u128 half = (u128)1 << (t - 1);
-        bool up = rem > half || (rem == half && (q17 & 1) != 0);
+        bool up = (rem > half) | ((rem == half) & ((q17 & 1) != 0));
         return q17 + (up ? 1 : 0);
     }
     uint64_t d = POW10[17 - p], q, r;
@@ -152,29 +154,26 @@ static uint64_t round_to(uint64_t q17, u128 rem, int t, int p)
     default: q = q17 / d; r = q17 % d; break;
     }
     uint64_t half = d / 2;
-    bool up = r > half || (r == half && (rem != 0 || (q & 1) != 0));
+    bool up = (r > half) | ((r == half) & ((rem != 0) | ((q & 1) != 0)));
     return q + (up ? 1 : 0);
 }
 
 /* Does c (in units of the 17-digit scale) read back as the value
- * X = Q + R / 2^t whose half-ulp in those units is 10^s0 / 2^(t+1)? */
-static bool reads_back(uint64_t c, uint64_t q17, u128 rem, int t, u128 pow10_s0, bool even,
-                       bool narrow_below)
+ * X = Q + R / 2^t whose half-ulp in those units is 10^s0 / 2^(t+1) (the
+ * same above and below: number_format leaves powers of two to the
+ * reference)? Without a branch but the caller's. */
+static bool reads_back(uint64_t c, uint64_t q17, u128 rem, int t, u128 pow10_s0, bool even)
 {
-    if (c > q17 + 16 || c + 16 < q17)
-        return false; /* the half-ulp is at most about 11 units */
+    bool above = c > q17;
+    uint64_t gap = above ? c - q17 : q17 - c;
+    bool near = gap <= 16; /* the half-ulp is at most about 11 units */
+    gap = near ? gap : 0;  /* keeps the shift below in range */
     /* In units of 2^-(t+2): the distance is |c - Q| 2^(t+2) -/+ 4R; the
-     * half-ulps are 2 x 10^s0 above and below (10^s0 below a power of
-     * two). */
-    u128 up = 2 * pow10_s0, down = narrow_below ? pow10_s0 : up, r4 = rem << 2;
-    if (c > q17) {
-        u128 distance = ((u128)(c - q17) << (t + 2)) - r4;
-        return even ? distance <= up : distance < up;
-    }
-    u128 distance = ((u128)(q17 - c) << (t + 2)) + r4;
-    if (distance == 0)
-        return true;
-    return even ? distance <= down : distance < down;
+     * half-ulp is 2 x 10^s0. */
+    u128 scaled = (u128)gap << (t + 2), r4 = rem << 2;
+    u128 distance = above ? scaled - r4 : scaled + r4;
+    u128 half_ulp = 2 * pow10_s0;
+    return near & ((distance < half_ulp) | (even & (distance == half_ulp)));
 }
 
 /* "%.*g" of the p-digit decimal n x 10^(k - p + 1) (n has p digits). */
@@ -306,12 +305,18 @@ size_t number_format(char *buffer, size_t size, double value)
      * farther), so drop one more while it still reads back. Seventeen
      * digits always do: the half-ulp is 10^(16-k) / 2^(t+1) units, and
      * 2^-t = magnitude / m >= 10^k / 2^53, so it is at least
-     * 10^16 / 2^54 = 0.555 units, more than the rounding's half unit. */
-    int j = 0;
-    uint64_t n = round_to(q17, rem, t, 17);
-    while (j < 16) {
+     * 10^16 / 2^54 = 0.555 units, more than the rounding's half unit.
+     * Sixteen and fifteen digits are tried at once and chosen without a
+     * branch; fewer only when fifteen read back. */
+    uint64_t n17 = round_to(q17, rem, t, 17), n16 = round_to(q17, rem, t, 16),
+             n15 = round_to(q17, rem, t, 15);
+    bool ok16 = reads_back(n16 * 10, q17, rem, t, scale, even);
+    bool ok15 = ok16 & reads_back(n15 * 100, q17, rem, t, scale, even);
+    uint64_t n = ok15 ? n15 : ok16 ? n16 : n17;
+    int j = (int)ok16 + (int)ok15;
+    while (ok15 && j < 16) {
         uint64_t shorter = round_to(q17, rem, t, 16 - j);
-        if (!reads_back(shorter * POW10[j + 1], q17, rem, t, scale, even, false))
+        if (!reads_back(shorter * POW10[j + 1], q17, rem, t, scale, even))
             break;
         n = shorter;
         j++;
