@@ -164,14 +164,17 @@ static uint64_t round_to(uint64_t q17, u128 rem, int t, int p)
  * reference)? Without a branch but the caller's. */
 static bool reads_back(uint64_t c, uint64_t q17, u128 rem, int t, u128 pow10_s0, bool even)
 {
-    bool above = c > q17;
-    uint64_t gap = above ? c - q17 : q17 - c;
+    /* Masks, not ?: (which the compilers may turn into branches); c and Q
+     * are below 2^57. */
+    int64_t signed_gap = (int64_t)(c - q17);
+    uint64_t sign = (uint64_t)(signed_gap >> 63); /* all ones when c < Q */
+    uint64_t gap = ((uint64_t)signed_gap ^ sign) - sign;
     bool near = gap <= 16; /* the half-ulp is at most about 11 units */
-    gap = near ? gap : 0;  /* keeps the shift below in range */
-    /* In units of 2^-(t+2): the distance is |c - Q| 2^(t+2) -/+ 4R; the
-     * half-ulp is 2 x 10^s0. */
-    u128 scaled = (u128)gap << (t + 2), r4 = rem << 2;
-    u128 distance = above ? scaled - r4 : scaled + r4;
+    gap &= 0 - (uint64_t)near; /* keeps the shift below in range */
+    /* In units of 2^-(t+2): the distance is |c - Q| 2^(t+2) - 4R above Q,
+     * + 4R below (or at) it; the half-ulp is 2 x 10^s0. */
+    u128 above = 0 - (u128)(signed_gap > 0), r4 = rem << 2;
+    u128 distance = ((u128)gap << (t + 2)) + ((r4 ^ above) - above);
     u128 half_ulp = 2 * pow10_s0;
     return near & ((distance < half_ulp) | (even & (distance == half_ulp)));
 }
@@ -312,7 +315,8 @@ size_t number_format(char *buffer, size_t size, double value)
              n15 = round_to(q17, rem, t, 15);
     bool ok16 = reads_back(n16 * 10, q17, rem, t, scale, even);
     bool ok15 = ok16 & reads_back(n15 * 100, q17, rem, t, scale, even);
-    uint64_t n = ok15 ? n15 : ok16 ? n16 : n17;
+    uint64_t take16 = 0 - (uint64_t)ok16, take15 = 0 - (uint64_t)ok15;
+    uint64_t n = (((n17 & ~take16) | (n16 & take16)) & ~take15) | (n15 & take15);
     int j = (int)ok16 + (int)ok15;
     while (ok15 && j < 16) {
         uint64_t shorter = round_to(q17, rem, t, 16 - j);
