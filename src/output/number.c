@@ -52,19 +52,20 @@ static void put_8_digits(char *out, uint32_t x)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define DIGITS_IN_REGISTERS 1
 /* The eight ASCII digits of x < 10^8, leading zeros kept, as the bytes of
- * a word in memory order (first digit in the low byte). */
+ * a word in memory order (first digit in the low byte), computed in the
+ * word's lanes at once: two halves of four digits (32-bit lanes), each
+ * split into two pairs (16-bit lanes), each into two digits (bytes). The
+ * reciprocals are exact here: h x 10486 / 2^20 is h / 100 for h < 10^4,
+ * p x 103 / 2^10 is p / 10 for p < 100, and no lane overflows. */
 static uint64_t digits8(uint32_t x)
 {
-    uint32_t upper4 = x / 10000, lower4 = x % 10000;
-    uint16_t pair[4];
-    memcpy(&pair[0], DIGIT_PAIRS + 2 * (upper4 / 100), 2);
-    memcpy(&pair[1], DIGIT_PAIRS + 2 * (upper4 % 100), 2);
-    memcpy(&pair[2], DIGIT_PAIRS + 2 * (lower4 / 100), 2);
-    memcpy(&pair[3], DIGIT_PAIRS + 2 * (lower4 % 100), 2);
-    return (uint64_t)pair[0] | (uint64_t)pair[1] << 16 | (uint64_t)pair[2] << 32 |
-           (uint64_t)pair[3] << 48;
+    uint64_t halves = (uint64_t)(x / 10000) | (uint64_t)(x % 10000) << 32;
+    uint64_t hundreds = ((halves * 10486) >> 20) & 0x0000007F0000007Full;
+    uint64_t pairs = hundreds | (halves - hundreds * 100) << 16;
+    uint64_t tens = ((pairs * 103) >> 10) & 0x000F000F000F000Full;
+    uint64_t digits = tens | (pairs - tens * 10) << 8;
+    return digits + 0x3030303030303030ull;
 }
-
 #endif
 
 /* The decimal digits of value at out (no NUL; up to 20 bytes written);
@@ -136,47 +137,60 @@ size_t number_format_reference(char *buffer, size_t size, double value)
 
 __extension__ typedef unsigned __int128 u128;
 
-/* The p-digit rounding of X = Q + R / 2^t (Q has 17 digits), half to even
- * on the exact value, as printf rounds. */
-static uint64_t round_to(uint64_t q17, u128 rem, int t, int p)
+/* X = magnitude x 10^(16-k) = Q + R / 2^u exactly, Q of 17 digits:
+ * magnitude = m / 2^t and 10^s0 = 5^s0 x 2^s0 (s0 = 16 - k), so
+ * X = m x 5^s0 / 2^u with u = t - s0, at most 51 bits of fraction for the
+ * magnitudes number_format takes (u ~ 36 - 0.7 log2(magnitude)). The
+ * half-ulp is 10^s0 / 2^(t+1) = 5^s0 / 2^(u+1) units of Q. Everything
+ * below fits in 64 bits. */
+typedef struct {
+    uint64_t q17, rem; /* Q and R */
+    int u;
+    uint64_t half_unit; /* 2^(u-1): R against half a unit of Q (all ones when u = 0: R = 0) */
+    uint64_t scale;     /* 5^s0: twice the half-ulp, in units of 2^-u */
+    bool even;          /* m even: a text exactly half an ulp away reads back */
+} scaled_value;
+
+static const uint64_t POW5[24] = {
+    1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull, 1953125ull,
+    9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull, 30517578125ull,
+    152587890625ull, 762939453125ull, 3814697265625ull, 19073486328125ull, 95367431640625ull,
+    476837158203125ull, 2384185791015625ull, 11920928955078125ull};
+
+/* X's p-digit rounding, half to even on the exact value, as printf
+ * rounds. The conditions are combined with & and | (no branch: which way
+ * a number rounds is as good as random). */
+static uint64_t round_to(const scaled_value *x, int p)
 {
-    /* The conditions are combined with & and | (no branch: which way a
-     * number rounds is as good as random). */
-    if (p == 17) {
-        u128 half = (u128)1 << (t - 1);
-        bool up = (rem > half) | ((rem == half) & ((q17 & 1) != 0));
-        return q17 + (up ? 1 : 0);
-    }
+    if (p == 17)
+        return x->q17 + ((x->rem > x->half_unit) |
+                         ((x->rem == x->half_unit) & ((x->q17 & 1) != 0)));
     uint64_t d = POW10[17 - p], q, r;
     switch (17 - p) { /* the usual ones with constant divisors */
-    case 1: q = q17 / 10; r = q17 % 10; break;
-    case 2: q = q17 / 100; r = q17 % 100; break;
-    default: q = q17 / d; r = q17 % d; break;
+    case 1: q = x->q17 / 10; r = x->q17 % 10; break;
+    case 2: q = x->q17 / 100; r = x->q17 % 100; break;
+    default: q = x->q17 / d; r = x->q17 % d; break;
     }
     uint64_t half = d / 2;
-    bool up = (r > half) | ((r == half) & ((rem != 0) | ((q & 1) != 0)));
-    return q + (up ? 1 : 0);
+    return q + ((r > half) | ((r == half) & ((x->rem != 0) | ((q & 1) != 0))));
 }
 
-/* Does c (in units of the 17-digit scale) read back as the value
- * X = Q + R / 2^t whose half-ulp in those units is 10^s0 / 2^(t+1) (the
- * same above and below: number_format leaves powers of two to the
- * reference)? Without a branch but the caller's. */
-static bool reads_back(uint64_t c, uint64_t q17, u128 rem, int t, u128 pow10_s0, bool even)
+/* Does c (in units of Q) read back as X: is it within the half-ulp (or
+ * exactly on it, for an even m)? The interval is the same above and below
+ * (number_format leaves powers of two to the reference). Masks, not ?:
+ * (which the compilers may turn into branches); c and Q are below 2^57. */
+static bool reads_back(const scaled_value *x, uint64_t c)
 {
-    /* Masks, not ?: (which the compilers may turn into branches); c and Q
-     * are below 2^57. */
-    int64_t signed_gap = (int64_t)(c - q17);
+    int64_t signed_gap = (int64_t)(c - x->q17);
     uint64_t sign = (uint64_t)(signed_gap >> 63); /* all ones when c < Q */
     uint64_t gap = ((uint64_t)signed_gap ^ sign) - sign;
-    bool near = gap <= 16; /* the half-ulp is at most about 11 units */
+    bool near = gap <= 16; /* the half-ulp is below 11.1 units */
     gap &= 0 - (uint64_t)near; /* keeps the shift below in range */
-    /* In units of 2^-(t+2): the distance is |c - Q| 2^(t+2) - 4R above Q,
-     * + 4R below (or at) it; the half-ulp is 2 x 10^s0. */
-    u128 above = 0 - (u128)(signed_gap > 0), r4 = rem << 2;
-    u128 distance = ((u128)gap << (t + 2)) + ((r4 ^ above) - above);
-    u128 half_ulp = 2 * pow10_s0;
-    return near & ((distance < half_ulp) | (even & (distance == half_ulp)));
+    /* In units of 2^-u: |c - X| is gap 2^u - R above Q, gap 2^u + R at or
+     * below it (below 2^56); the half-ulp is 5^s0 / 2. */
+    uint64_t above = 0 - (uint64_t)(signed_gap > 0);
+    uint64_t twice = 2 * ((gap << x->u) + ((x->rem ^ above) - above));
+    return near & ((twice < x->scale) | (x->even & (twice == x->scale)));
 }
 
 /* "%.*g" of the p-digit decimal n x 10^(k - p + 1) (n has p digits). */
@@ -292,17 +306,19 @@ size_t number_format(char *buffer, size_t size, double value)
     int e2 = 52 - t; /* 2^e2 <= magnitude < 2^(e2+1) */
     int k = e2 >= 0 ? (e2 * 1233) >> 12 : -((-e2 * 1233 + 4095) >> 12);
     k += magnitude >= POW10_DOUBLE[k + 7]; /* k + 1 is in -6 .. 16 */
-    /* X = magnitude x 10^(16-k) = Q + R / 2^t exactly, Q of 17 digits
-     * (not so only next to a power of ten that a double cannot hold). */
-    int s0 = 16 - k; /* 1 .. 23 */
-    u128 scale = s0 > 19 ? (u128)POW10[19] * POW10[s0 - 19] : (u128)POW10[s0];
-    u128 x = (u128)m * scale;
-    u128 q = x >> t;
-    u128 rem = x & (((u128)1 << t) - 1);
+    /* X = Q + R / 2^u (scaled_value); Q has 17 digits but next to a
+     * power of ten that a double cannot hold. */
+    int s0 = 16 - k; /* 1 .. 22 */
+    scaled_value x = {.u = t - s0, .scale = POW5[s0], .even = (m & 1) == 0};
+    if (x.u < 0 || x.u > 56) /* (0 .. 51 here; the bound keeps reads_back in 64 bits) */
+        return number_format_reference(buffer, size, value);
+    u128 product = (u128)m * x.scale;
+    u128 q = product >> x.u;
     if (q < POW10[16] || q >= POW10[17])
         return number_format_reference(buffer, size, value);
-    uint64_t q17 = (uint64_t)q;
-    bool even = (m & 1) == 0;
+    x.q17 = (uint64_t)q;
+    x.rem = (uint64_t)product & ((1ull << x.u) - 1);
+    x.half_unit = x.u > 0 ? 1ull << (x.u - 1) : ~0ull;
     /* The shortest precision that reads back: if dropping j digits does,
      * dropping fewer does too (the nearest multiple of 10^(j-1) is no
      * farther), so drop one more while it still reads back. Seventeen
@@ -311,16 +327,15 @@ size_t number_format(char *buffer, size_t size, double value)
      * 10^16 / 2^54 = 0.555 units, more than the rounding's half unit.
      * Sixteen and fifteen digits are tried at once and chosen without a
      * branch; fewer only when fifteen read back. */
-    uint64_t n17 = round_to(q17, rem, t, 17), n16 = round_to(q17, rem, t, 16),
-             n15 = round_to(q17, rem, t, 15);
-    bool ok16 = reads_back(n16 * 10, q17, rem, t, scale, even);
-    bool ok15 = ok16 & reads_back(n15 * 100, q17, rem, t, scale, even);
+    uint64_t n17 = round_to(&x, 17), n16 = round_to(&x, 16), n15 = round_to(&x, 15);
+    bool ok16 = reads_back(&x, n16 * 10);
+    bool ok15 = ok16 & reads_back(&x, n15 * 100);
     uint64_t take16 = 0 - (uint64_t)ok16, take15 = 0 - (uint64_t)ok15;
     uint64_t n = (((n17 & ~take16) | (n16 & take16)) & ~take15) | (n15 & take15);
     int j = (int)ok16 + (int)ok15;
     while (ok15 && j < 16) {
-        uint64_t shorter = round_to(q17, rem, t, 16 - j);
-        if (!reads_back(shorter * POW10[j + 1], q17, rem, t, scale, even))
+        uint64_t shorter = round_to(&x, 16 - j);
+        if (!reads_back(&x, shorter * POW10[j + 1]))
             break;
         n = shorter;
         j++;
