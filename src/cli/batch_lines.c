@@ -28,15 +28,48 @@ static unsigned nul_or_high(__m128i x)
 }
 #endif
 
-enum { READ_CHUNK = 1 << 20 };
+/* READ_SLACK zeros after the buffer's capacity let a scan read the last
+ * piece of the data as a whole sixteen bytes (all of it initialised, so
+ * valgrind has nothing to say). */
+enum { READ_CHUNK = 1 << 20, READ_SLACK = 32 };
 
 bool batch_reader_init(batch_reader *reader, FILE *in)
 {
     memset(reader, 0, sizeof *reader);
     reader->in = in;
     reader->capacity = BATCH_LINE_MAX + READ_CHUNK;
-    reader->buffer = malloc(reader->capacity + 1);
+    reader->buffer = calloc(1, reader->capacity + READ_SLACK);
     return reader->buffer != NULL;
+}
+
+/* The first '\n' of from[0, available), or NULL; *plain: no NUL and no
+ * byte >= 0x80 before it (the check batch_check_text makes, found in the
+ * same pass). */
+static char *find_newline(char *from, size_t available, bool *plain)
+{
+#ifdef SIXTEEN_AT_A_TIME
+    unsigned bad_before = 0;
+    for (size_t i = 0; i < available; i += 16) {
+        __m128i x = load16(from + i); /* past the data: the slack, or older data */
+        unsigned newline = bytes_of(x, '\n'), bad = nul_or_high(x);
+        if (newline != 0) {
+            unsigned at = (unsigned)__builtin_ctz(newline);
+            if (i + at >= available)
+                return NULL;
+            *plain = (bad_before | (bad & ((1u << at) - 1))) == 0;
+            return from + i + at;
+        }
+        bad_before |= bad;
+    }
+    return NULL;
+#else
+    char *newline = memchr(from, '\n', available);
+    bool bad = false;
+    for (const char *c = from; newline != NULL && c < newline; c++)
+        bad |= *c == '\0' || (unsigned char)*c >= 0x80;
+    *plain = !bad;
+    return newline;
+#endif
 }
 
 void batch_reader_free(batch_reader *reader)
@@ -71,7 +104,8 @@ batch_line_status batch_read_line(batch_reader *r, char **out_text, size_t *out_
     for (;;) {
         char *from = r->buffer + r->start;
         size_t available = r->end - r->start;
-        char *newline = memchr(from, '\n', available);
+        bool plain = false;
+        char *newline = find_newline(from, available, &plain);
         if (newline != NULL || ((r->eof || r->error) && available > 0)) {
             size_t length = newline != NULL ? (size_t)(newline - from) : available;
             r->start += newline != NULL ? length + 1 : length;
@@ -83,6 +117,7 @@ batch_line_status batch_read_line(batch_reader *r, char **out_text, size_t *out_
             from[length] = '\0';
             *out_text = from;
             *out_length = length;
+            r->plain = plain && newline != NULL; /* a last line without '\n' is checked */
             return BATCH_LINE_OK;
         }
         if (r->error)

@@ -19,7 +19,8 @@ typedef struct {
     char *buffer; /* BATCH_LINE_MAX + the read chunk */
     size_t capacity, start, end;
     bool eof, error;
-    long line; /* number of the line last returned, from 1 */
+    long line;  /* number of the line last returned, from 1 */
+    bool plain; /* that line has no NUL and no byte >= 0x80: batch_check_text passes it */
 } batch_reader;
 
 typedef enum {
@@ -33,7 +34,7 @@ bool batch_reader_init(batch_reader *reader, FILE *in);
 void batch_reader_free(batch_reader *reader);
 
 /* The next line; the text stays valid (and writable) until the next call.
- * A NUL is written after it. */
+ * A NUL is written after it. reader->plain is found on the way. */
 batch_line_status batch_read_line(batch_reader *reader, char **out_text, size_t *out_length);
 
 /* NULL when the line is fine, else why not ("a NUL byte at column 7",

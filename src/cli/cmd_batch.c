@@ -627,7 +627,7 @@ static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
         long failed_before = s->failed;
         if (status == BATCH_LINE_TOO_LONG) {
             line_error(s, line_no, "longer than %d bytes; skipped", BATCH_LINE_MAX);
-        } else if (batch_check_text(text, length, why, sizeof why) != NULL) {
+        } else if (!reader->plain && batch_check_text(text, length, why, sizeof why) != NULL) {
             line_error(s, line_no, "%s; skipped", why);
         } else if (batch_is_blank(text, length)) {
             continue;

@@ -1,9 +1,11 @@
 /* The shortest decimal text that reads back to the same double, fast
  * (number.h). Exactly what the reference loop prints ("%.*g" for the
  * smallest precision 1..17 whose strtod() gives the value back), computed
- * with 128-bit integer arithmetic for the magnitudes collcalc prints
- * (1e-6 .. 2^53); anything else takes the reference loop itself.
- * tests/unit/test_cli_number.c compares the two over millions of values. */
+ * in exact integer arithmetic (one 128-bit product, the rest in 64 bits)
+ * for the magnitudes collcalc prints (1e-6 .. 2^53, powers of two aside);
+ * anything else takes the reference loop itself.
+ * tests/unit/test_cli_number.c and tests/fuzz/fuzz_number.c compare the
+ * two. */
 #include "number.h"
 
 #include <math.h>

@@ -75,6 +75,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (in == NULL || out == NULL || err == NULL)
         abort();
     fwrite(data, 1, size, in);
+    /* The reader's lines: "plain" only when no byte of the line is NUL or
+     * >= 0x80 (then batch_check_text passes it). */
+    rewind(in);
+    batch_reader reader;
+    if (!batch_reader_init(&reader, in))
+        abort();
+    for (;;) {
+        char *text;
+        size_t length;
+        batch_line_status status = batch_read_line(&reader, &text, &length);
+        if (status == BATCH_LINE_END || status == BATCH_LINE_READ_ERROR)
+            break;
+        if (status != BATCH_LINE_OK || !reader.plain)
+            continue;
+        for (size_t i = 0; i < length; i++)
+            if (text[i] == '\0' || (unsigned char)text[i] >= 0x80)
+                abort();
+        if (batch_check_text(text, length, reason, sizeof reason) != NULL)
+            abort();
+    }
+    batch_reader_free(&reader);
     rewind(in);
     static char program[] = "collcalc", command[] = "batch", dash[] = "-", format[] = "--format",
                 jsonl[] = "jsonl", columns[] = "--columns", some[] = "time_us,algorithm,note";

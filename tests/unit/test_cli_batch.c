@@ -492,6 +492,33 @@ static void splitters(void **unused)
         assert_int_equal(batch_plain_end(line, 0, length), length >= 2 ? length - 2 : length);
         assert_int_equal(batch_plain_end(line, length - 1, length), length);
     }
+    /* The reader marks a line plain (no NUL, no byte >= 0x80) as it finds
+     * its end, at every length around the sixteen-byte pieces; a bad byte
+     * anywhere before the newline unmarks it, one after it does not. */
+    for (size_t length = 0; length <= 40; length++) {
+        for (int bad = -1; bad < (int)length + 2; bad++) {
+            char input[64];
+            memset(input, 'a', sizeof input);
+            input[length] = '\n';
+            memcpy(input + length + 1, "b\n", 2);
+            if (bad >= 0 && bad != (int)length)
+                input[bad] = bad % 2 == 0 ? '\0' : (char)0xC3;
+            FILE *in = fmemopen(input, length + 3, "rb");
+            assert_non_null(in);
+            batch_reader reader;
+            assert_true(batch_reader_init(&reader, in));
+            char *line;
+            size_t got;
+            assert_int_equal(batch_read_line(&reader, &line, &got), BATCH_LINE_OK);
+            assert_int_equal(got, length);
+            assert_int_equal(reader.plain, bad < 0 || bad >= (int)length);
+            assert_int_equal(batch_read_line(&reader, &line, &got), BATCH_LINE_OK);
+            assert_int_equal(reader.plain, bad != (int)length + 1);
+            assert_int_equal(batch_read_line(&reader, &line, &got), BATCH_LINE_END);
+            batch_reader_free(&reader);
+            fclose(in);
+        }
+    }
     /* A NUL or a byte >= 0x80 in the last piece of a line is found. */
     char reason[96];
     char tail[] = "allreduce --size 1MB --gpus 8";
