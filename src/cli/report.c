@@ -494,7 +494,8 @@ void report_result_write(row_buffer *out, output_format format, const column_sel
             rows_field(out, format, &RESULT_SCHEMA.columns[field], &value);
             continue;
         }
-        rows_list_begin(out, format, &RESULT_SCHEMA.columns[field]);
+        size_t phases = (size_t)view->result->phase_count;
+        rows_list_begin(out, format, &RESULT_SCHEMA.columns[field], phases);
         for (int i = 0; i < view->result->phase_count; i++) {
             rows_list_item_begin(out, i == 0);
             for (int column = 0; column < PHASE_FIELD_COUNT; column++) {
@@ -503,7 +504,7 @@ void report_result_write(row_buffer *out, output_format format, const column_sel
             }
             rows_list_item_end(out);
         }
-        rows_list_end(out, format);
+        rows_list_end(out, format, phases);
     }
     rows_end(out, format);
 }

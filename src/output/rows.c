@@ -293,7 +293,12 @@ static void csv_value(row_buffer *b, const json_style *nested, field_kind kind,
     case FIELD_BOOL: put_text(b, v->as.flag ? "true" : "false"); return;
     case FIELD_INT: put_integer(b, v->as.integer); return;
     case FIELD_RECORDS:
-        /* A nested list goes into one CSV field as its JSON text. */
+        /* A nested list goes into one CSV field as its JSON text, quoted
+         * but when empty ("[]" needs no quotes: the CSV renderer's rule). */
+        if (v->as.records->row_count == 0) {
+            put_text(b, "[]");
+            return;
+        }
         put_char(b, '"');
         json_set(b, nested, v->as.records);
         put_char(b, '"');
@@ -371,11 +376,13 @@ void rows_end(row_buffer *buffer, output_format format)
     put_char(buffer, '\n');
 }
 
-void rows_list_begin(row_buffer *buffer, output_format format, const record_column *column)
+void rows_list_begin(row_buffer *buffer, output_format format, const record_column *column,
+                     size_t count)
 {
     put_char(buffer, ',');
     if (format == FORMAT_CSV) {
-        put_char(buffer, '"');
+        if (count > 0)
+            put_char(buffer, '"');
     } else {
         json_style style = row_style(buffer, format);
         put_name(buffer, &style, column->name);
@@ -405,10 +412,10 @@ void rows_list_item_end(row_buffer *buffer)
     put_char(buffer, '}');
 }
 
-void rows_list_end(row_buffer *buffer, output_format format)
+void rows_list_end(row_buffer *buffer, output_format format, size_t count)
 {
     put_char(buffer, ']');
-    if (format == FORMAT_CSV)
+    if (format == FORMAT_CSV && count > 0)
         put_char(buffer, '"');
 }
 

@@ -53,13 +53,15 @@ void rows_field(row_buffer *buffer, output_format format, const record_column *c
                 const record_value *value);
 void rows_end(row_buffer *buffer, output_format format);
 
-/* A nested list field of such a row (the phases), item by item: its JSON
- * text, inside one quoted CSV field (quotes doubled) or as a JSON array. */
-void rows_list_begin(row_buffer *buffer, output_format format, const record_column *column);
+/* A nested list field of count items (the phases), item by item: its
+ * JSON text, inside one quoted CSV field (quotes doubled; "[]" unquoted,
+ * as the CSV renderer writes it) or as a JSON array. */
+void rows_list_begin(row_buffer *buffer, output_format format, const record_column *column,
+                     size_t count);
 void rows_list_item_begin(row_buffer *buffer, bool first);
 void rows_list_field(row_buffer *buffer, output_format format, const record_column *column,
                      const record_value *value, bool first);
 void rows_list_item_end(row_buffer *buffer);
-void rows_list_end(row_buffer *buffer, output_format format);
+void rows_list_end(row_buffer *buffer, output_format format, size_t count);
 
 #endif

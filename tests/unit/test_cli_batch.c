@@ -150,6 +150,10 @@ static void rows_match_the_single_command(void **unused)
         "alltoall --size 64MB --gpus 32 --platform hgx-h100 --cost-model alpha-beta",
         "reduce --size 1GB --gpus 6 --link pcie5 --layers 80",
         "broadcast --size 3 --gpus 7 --link pcie5 --bw-basis headline",
+        /* one GPU: no phases, "[]" unquoted as the CSV renderer writes it;
+         * the second line is answered from the first one's plan */
+        "reducescatter --size 3 --gpus 1 --link nvlink5",
+        "reducescatter --size 4 --gpus 1 --link nvlink5",
         NULL};
     static char input[2048], rows[65536], errors[4096];
     input[0] = '\0';
