@@ -40,17 +40,6 @@ static const char DIGIT_PAIRS[] = "000102030405060708091011121314151617181920212
                                   "50515253545556575859606162636465666768697071727374"
                                   "75767778798081828384858687888990919293949596979899";
 
-/* The eight decimal digits of x < 10^8 at out, leading zeros kept: two
- * independent four-digit halves, each as two pairs (no loop, no branch). */
-static void put_8_digits(char *out, uint32_t x)
-{
-    uint32_t upper4 = x / 10000, lower4 = x % 10000;
-    memcpy(out, DIGIT_PAIRS + 2 * (upper4 / 100), 2);
-    memcpy(out + 2, DIGIT_PAIRS + 2 * (upper4 % 100), 2);
-    memcpy(out + 4, DIGIT_PAIRS + 2 * (lower4 / 100), 2);
-    memcpy(out + 6, DIGIT_PAIRS + 2 * (lower4 % 100), 2);
-}
-
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define DIGITS_IN_REGISTERS 1
 /* The eight ASCII digits of x < 10^8, leading zeros kept, as the bytes of
@@ -69,6 +58,21 @@ static uint64_t digits8(uint32_t x)
     return digits + 0x3030303030303030ull;
 }
 #endif
+
+/* The eight decimal digits of x < 10^8 at out, leading zeros kept. */
+static void put_8_digits(char *out, uint32_t x)
+{
+#ifdef DIGITS_IN_REGISTERS
+    uint64_t word = digits8(x);
+    memcpy(out, &word, 8);
+#else /* two four-digit halves, each as two pairs */
+    uint32_t upper4 = x / 10000, lower4 = x % 10000;
+    memcpy(out, DIGIT_PAIRS + 2 * (upper4 / 100), 2);
+    memcpy(out + 2, DIGIT_PAIRS + 2 * (upper4 % 100), 2);
+    memcpy(out + 4, DIGIT_PAIRS + 2 * (lower4 / 100), 2);
+    memcpy(out + 6, DIGIT_PAIRS + 2 * (lower4 % 100), 2);
+#endif
+}
 
 /* The decimal digits of value at out (no NUL; up to 20 bytes written);
  * returns their count. */
@@ -89,8 +93,8 @@ static size_t put_u64(char *out, uint64_t value)
     }
 #endif
     size_t at = count;
-    /* Eight digits at a time split off with one 64-bit division, then
-     * pairs in 32-bit arithmetic (cheaper than 64-bit divisions by 100). */
+    /* Eight digits at a time split off with one 64-bit division, the
+     * rest in pairs in 32-bit arithmetic (cheaper than 64-bit divisions). */
     while (value >= 100000000) {
         at -= 8;
         put_8_digits(out + at, (uint32_t)(value % 100000000));
