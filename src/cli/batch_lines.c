@@ -135,25 +135,10 @@ batch_line_status batch_read_line(batch_reader *r, char **out_text, size_t *out_
 
 const char *batch_check_text(const char *text, size_t length, char *buffer, size_t size)
 {
+    /* Byte by byte: batch reads only the lines its reader did not find
+     * plain (reader->plain), which hold a NUL or a byte >= 0x80. */
     const unsigned char *c = (const unsigned char *)text;
     size_t i = 0;
-    /* ASCII sixteen or eight bytes at a time: no byte >= 0x80 and none
-     * zero. */
-#ifdef SIXTEEN_AT_A_TIME
-    for (; i + 16 <= length; i += 16)
-        if (nul_or_high(load16(c + i)) != 0)
-            break;
-    if (i < length && length >= 16 && i + 16 > length && nul_or_high(load16(c + length - 16)) == 0)
-        return NULL; /* the rest, read as the last sixteen bytes, is fine too */
-#endif
-    while (i + 8 <= length) {
-        uint64_t word;
-        memcpy(&word, c + i, sizeof word);
-        if ((word & 0x8080808080808080ull) != 0 ||
-            ((word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull) != 0)
-            break;
-        i += 8;
-    }
     while (i < length) {
         unsigned char b = c[i];
         if (b == 0) {

@@ -38,7 +38,8 @@ void batch_reader_free(batch_reader *reader);
 batch_line_status batch_read_line(batch_reader *reader, char **out_text, size_t *out_length);
 
 /* NULL when the line is fine, else why not ("a NUL byte at column 7",
- * "not valid UTF-8 at column 3"), written into buffer. */
+ * "not valid UTF-8 at column 3"), written into buffer. For the lines the
+ * reader did not find plain. */
 const char *batch_check_text(const char *text, size_t length, char *buffer, size_t size);
 
 /* True for a line with nothing to do: blank, or a '#' comment. */

@@ -205,8 +205,10 @@ static bool make_line_key(plan_key *key, const char *text, size_t length, size_t
 {
     key->size_value = NULL;
     key->length = 0;
+    if (length + 1 > PLAN_KEY_MAX)
+        return false;
     size_t option = batch_size_option(text, length);
-    if (option == length || length + 1 > PLAN_KEY_MAX)
+    if (option == length)
         return false;
     const char *end = text + length, *value = text + option + 6;
     while (value < end && is_blank(*value))
