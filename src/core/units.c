@@ -270,6 +270,44 @@ _Static_assert(sizeof size_unit_names / sizeof size_unit_names[0] ==
                    sizeof size_unit_multipliers / sizeof size_unit_multipliers[0],
                "a multiplier for every size unit");
 #define SIZE_UNIT_COUNT (sizeof size_unit_names / sizeof size_unit_names[0])
+
+/* Where the one-pass reading looks a unit up, instead of trying each name
+ * in turn (which mispredicts on mixed units): the unit's bytes packed in
+ * a word (first byte lowest, at most three bytes) times SIZE_UNIT_HASH,
+ * whose top five bits pick one of 32 slots; a slot holds 1 + the unit's
+ * index in size_unit_names, 0 for none. The multiplier was searched so
+ * that no two units share a slot. The name is compared after, so a slot
+ * out of place would cost speed, never bytes. */
+#define SIZE_UNIT_HASH 0x03B96D91u
+static const unsigned char SIZE_UNIT_SLOTS[32] = {
+    [29] = 1 + 0 /* MB */, [26] = 1 + 1 /* GB */,  [13] = 1 + 2 /* MiB */, [10] = 1 + 3 /* GiB */,
+    [12] = 1 + 4 /* KiB */, [11] = 1 + 5 /* kB */, [28] = 1 + 6 /* KB */,  [0] = 1 + 7 /* TB */,
+    [16] = 1 + 8 /* TiB */, [31] = 1 + 9 /* PB */, [14] = 1 + 10 /* PiB */, [30] = 1 + 11 /* B */,
+    [2] = 1 + 12 /* K */,   [3] = 1 + 13 /* M */,  [1] = 1 + 14 /* G */,   [17] = 1 + 15 /* k */,
+    [18] = 1 + 16 /* m */,  [15] = 1 + 17 /* g */, [7] = 1 + 18 /* T */,   [22] = 1 + 19 /* t */,
+    [5] = 1 + 20 /* P */,   [20] = 1 + 21 /* p */,
+};
+_Static_assert(SIZE_UNIT_COUNT == 22, "a new size unit needs a slot in SIZE_UNIT_SLOTS");
+
+/* The index in size_unit_names of the unit text is exactly, or -1 (as
+ * exact_unit, through SIZE_UNIT_SLOTS). */
+static int size_unit_by_slot(const char *text)
+{
+    uint32_t word = 0;
+    size_t n = 0;
+    while (n < 4 && text[n] != '\0') {
+        word |= (uint32_t)(unsigned char)text[n] << (8 * n);
+        n++;
+    }
+    int unit = (int)SIZE_UNIT_SLOTS[(uint32_t)(word * SIZE_UNIT_HASH) >> 27] - 1;
+    if (unit < 0 || n == 4)
+        return -1;
+    const char *name = size_unit_names[unit];
+    for (size_t k = 0; k <= n; k++) /* stops at name's NUL: text[k] is not one before n */
+        if (name[k] != text[k])
+            return -1;
+    return unit;
+}
 #define SIZE_UNIT_LIST "B, kB/KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB, K, M, G, T, P"
 
 /* Recognises a bit unit ("b", "Mb", "mb", "Gbit", "Kibits"): a lowercase
@@ -353,15 +391,16 @@ static bool parse_plain_size(const char *text, uint64_t *out_bytes)
 {
     uint64_t integer = 0;
     size_t i = 0;
-    while (i < 18 && is_digit(text[i])) {
-        integer = integer * 10 + (uint64_t)(text[i] - '0');
+    unsigned digit;
+    while ((digit = (unsigned)(unsigned char)text[i] - '0') <= 9 && i < 18) {
+        integer = integer * 10 + digit;
         i++;
     }
-    if (i == 0 || is_digit(text[i]))
+    if (i == 0 || digit <= 9)
         return false;
     uint64_t multiplier = 1;
     if (text[i] != '\0') {
-        int unit = exact_unit(text + i, size_unit_names, SIZE_UNIT_COUNT);
+        int unit = size_unit_by_slot(text + i);
         if (unit < 0)
             return false;
         multiplier = size_unit_multipliers[unit];
