@@ -257,10 +257,16 @@ static bool all_finite(const collcalc_result *r)
 }
 
 /* Turns phases into the result's totals: per phase latency and bandwidth
- * terms; per stage the slowest phase is on the critical path. */
-static void total_phases(collcalc_result *r)
+ * terms; per stage the slowest phase is on the critical path. A stage is a
+ * run of consecutive phases with one stage number, so one pass does it all:
+ * the slowest phase of the run so far (the first on ties) is added when the
+ * run ends. size is r->size_bytes as a double (the caller has it). */
+static void total_phases(collcalc_result *r, double size)
 {
     double sent = 0.0, received = 0.0;
+    long steps = 0;
+    double latency = 0.0, bandwidth = 0.0;
+    const collcalc_phase *critical = NULL; /* of the stage under way */
     for (int i = 0; i < r->phase_count; i++) {
         collcalc_phase *ph = &r->phases[i];
         double bytes = ph->bytes_sent > ph->bytes_received ? ph->bytes_sent : ph->bytes_received;
@@ -269,34 +275,28 @@ static void total_phases(collcalc_result *r)
         ph->time_us = ph->latency_us + ph->bandwidth_us;
         sent += ph->bytes_sent;
         received += ph->bytes_received;
+        if (critical == NULL || ph->time_us > critical->time_us)
+            critical = ph;
+        if (i + 1 == r->phase_count || r->phases[i + 1].stage != ph->stage) {
+            steps += critical->steps;
+            latency += critical->latency_us;
+            bandwidth += critical->bandwidth_us;
+            critical = NULL;
+        }
     }
     r->bytes_sent_per_gpu = sent;
     r->bytes_received_per_gpu = received;
-    long steps = 0;
-    double latency = 0.0, bandwidth = 0.0;
-    for (int i = 0; i < r->phase_count;) {
-        int critical = i, j = i;
-        while (j < r->phase_count && r->phases[j].stage == r->phases[i].stage) {
-            if (r->phases[j].time_us > r->phases[critical].time_us)
-                critical = j;
-            j++;
-        }
-        steps += r->phases[critical].steps;
-        latency += r->phases[critical].latency_us;
-        bandwidth += r->phases[critical].bandwidth_us;
-        i = j;
-    }
     r->steps = steps;
     r->latency_us = latency;
     r->bandwidth_us = bandwidth;
     r->time_us = latency + bandwidth;
-    r->algbw_GBps = r->time_us > 0.0 ? (double)r->size_bytes / (r->time_us * 1e3) : 0.0;
+    r->algbw_GBps = r->time_us > 0.0 ? size / (r->time_us * 1e3) : 0.0;
     r->busbw_GBps = r->algbw_GBps * r->busbw_factor;
     if (r->time_us <= 0.0)
         r->dominant = COLLCALC_DOMINANT_NONE;
     else
         r->dominant = latency > bandwidth ? COLLCALC_DOMINANT_LATENCY : COLLCALC_DOMINANT_BANDWIDTH;
-    if (!r->others_differ) {
+    if (!r->others_differ) { /* the other GPUs move what the busiest does */
         r->bytes_sent_other_gpu = sent;
         r->bytes_received_other_gpu = received;
     }
@@ -324,7 +324,7 @@ static collcalc_status evaluate_row(const collcalc_query *query, uint64_t size_b
     r->size_bytes = size_bytes;
     r->busbw_factor = collcalc_busbw_factor(query->op, ctx.p);
     r->others_differ = false;
-    r->bytes_sent_other_gpu = 0.0;
+    r->bytes_sent_other_gpu = 0.0; /* a builder that sets others_differ sets these */
     r->bytes_received_other_gpu = 0.0;
     r->facts = ctx.last < ctx.g ? COLLCALC_FACT_PARTIAL_LAST_NODE : 0u;
     r->remote_peers = 0;
@@ -334,7 +334,7 @@ static collcalc_status evaluate_row(const collcalc_query *query, uint64_t size_b
         entry->build(&ctx);
     else
         r->facts |= COLLCALC_FACT_ONE_GPU;
-    total_phases(r);
+    total_phases(r, ctx.size);
     if (!all_finite(r))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "%s %s: the figures overflow (size or cluster too large)",
@@ -378,9 +378,12 @@ collcalc_status collcalc_model_evaluate_row(const collcalc_query *query, collcal
                                             collcalc_diag *diag)
 {
     /* The cheap guards of what collcalc_model_rows checked: a row of the
-     * query's op, and a cluster the row's arithmetic can take. */
+     * query's op, and a cluster the row's arithmetic can take: G clipped to
+     * p (as evaluate_row clips it) is below 1 exactly when G or p is. */
+    const collcalc_cluster *cluster = &query->cluster;
+    int g = cluster->gpus_per_node < cluster->gpus ? cluster->gpus_per_node : cluster->gpus;
     if (row.index < 0 || row.index >= ALGORITHM_COUNT || ALGORITHMS[row.index].op != query->op ||
-        query->cluster.gpus < 1 || query->cluster.gpus_per_node < 1)
+        g < 1)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "a row collcalc_model_rows did not give for this query");
     return evaluate_row(query, size_bytes, &ALGORITHMS[row.index], out_result, diag);

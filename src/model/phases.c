@@ -2,8 +2,6 @@
  * facts only, no text (doc/MODEL.md §2-§3). */
 #include "phases.h"
 
-#include <string.h>
-
 int floor_log2(long x)
 {
     int bits = 0;
@@ -134,49 +132,6 @@ hop hop_shift(const build_ctx *ctx, long distance)
 {
     (void)distance;
     return ctx->nodes == 1 ? hop_intra(ctx) : hop_inter_all_gpus(ctx);
-}
-
-/* Copies a name array whole (a fixed size: no scan, no call), cut at its
- * last byte if it has no NUL. */
-static void copy_name(char *out, const char (*name)[COLLCALC_NAME_MAX])
-{
-    memcpy(out, *name, COLLCALC_NAME_MAX);
-    out[COLLCALC_NAME_MAX - 1] = '\0';
-}
-
-collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent, long steps,
-                          double bytes_sent, double bytes_received, const hop *how)
-{
-    collcalc_result *result = ctx->result;
-    if (result->phase_count >= COLLCALC_MAX_PHASES)
-        return NULL;
-    collcalc_phase *phase = &result->phases[result->phase_count++];
-    if (!concurrent || result->phase_count == 1)
-        ctx->stage++;
-    phase->label = label;
-    copy_name(phase->link, how->link);
-    if (how->link2 != NULL) {
-        size_t used = strlen(phase->link);
-        phase->link[used++] = '+';
-        copy_name(phase->link + used, how->link2);
-    }
-    phase->scope = how->scope;
-    phase->stage = ctx->stage;
-    phase->steps = steps;
-    phase->alpha_us = how->alpha_us;
-    phase->bytes_sent = bytes_sent;
-    phase->bytes_received = bytes_received;
-    phase->bw_GBps = how->bw_GBps;
-    phase->efficiency = how->efficiency > 0.0 ? how->efficiency : 1.0;
-    phase->latency_us = 0.0;
-    phase->bandwidth_us = 0.0;
-    phase->time_us = 0.0;
-    phase->hop = how->kind;
-    phase->detail = COLLCALC_DETAIL_NONE;
-    phase->nics = how->nics;
-    phase->sharing_gpus = how->sharing_gpus;
-    phase->depth = 0;
-    return phase;
 }
 
 static bool same_hop(const hop *a, const hop *b)

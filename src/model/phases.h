@@ -7,16 +7,19 @@
 #define COLLCALC_MODEL_PHASES_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "collcalc/model.h"
 
-/* The derived shape of the cluster a builder works on. */
+/* The derived shape of the cluster a builder works on (p, nodes, g, last
+ * in the result's order of the same counts: evaluate_row stores them in
+ * both at once). */
 typedef struct {
     const collcalc_query *query;
     collcalc_result *result;
     int p;         /* GPUs */
-    int g;         /* GPUs per node, clipped to p */
     int nodes;     /* ceil(p / g) */
+    int g;         /* GPUs per node, clipped to p */
     int last;      /* GPUs in the last node */
     int npg;       /* NICs one GPU drives (nics_per_gpu, 0 read as 1) */
     double size;   /* S in bytes */
@@ -87,12 +90,70 @@ hop hop_xor(const build_ctx *ctx, long distance);
  * is more than one node. */
 hop hop_shift(const build_ctx *ctx, long distance);
 
+/* Copies a name array whole (a fixed size: no scan, no call), cut at its
+ * last byte if it has no NUL. */
+static inline void copy_name(char *out, const char (*name)[COLLCALC_NAME_MAX])
+{
+    memcpy(out, *name, COLLCALC_NAME_MAX);
+    out[COLLCALC_NAME_MAX - 1] = '\0';
+}
+
+/* A spanning hop's "link+link2", each name cut as copy_name cuts it. The
+ * first name's end is found by a loop bounded by the cut (the length
+ * strlen would give) rather than a strlen call: a call in the inlined
+ * add_phase would make its builder save and restore registers on every
+ * query, spanning hop or not. */
+static inline void join_link_names(char *out, const char (*link)[COLLCALC_NAME_MAX],
+                                   const char (*link2)[COLLCALC_NAME_MAX])
+{
+    copy_name(out, link);
+    size_t used = 0;
+    while (used < COLLCALC_NAME_MAX - 1 && out[used] != '\0')
+        used++;
+    out[used++] = '+';
+    copy_name(out + used, link2);
+}
+
 /* Appends a phase (label: a static string). concurrent = runs at the same
  * time as the previous phase (same stage); otherwise it starts a new stage.
  * Returns the phase so the caller can add facts, or NULL when the phase
- * table is full (a bug: builders never need more than COLLCALC_MAX_PHASES). */
-collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent, long steps,
-                          double bytes_sent, double bytes_received, const hop *how);
+ * table is full (a bug: builders never need more than COLLCALC_MAX_PHASES).
+ * Inline: it runs for every phase of every query (batch answers millions),
+ * and the builders' constants (concurrent, a hop without link2) fold in. */
+static inline collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool concurrent,
+                                        long steps, double bytes_sent, double bytes_received,
+                                        const hop *how)
+{
+    collcalc_result *result = ctx->result;
+    if (result->phase_count >= COLLCALC_MAX_PHASES)
+        return NULL;
+    collcalc_phase *phase = &result->phases[result->phase_count++];
+    if (!concurrent || result->phase_count == 1)
+        ctx->stage++;
+    phase->label = label;
+    phase->scope = how->scope;
+    phase->stage = ctx->stage;
+    phase->steps = steps;
+    phase->alpha_us = how->alpha_us;
+    phase->bytes_sent = bytes_sent;
+    phase->bytes_received = bytes_received;
+    phase->bw_GBps = how->bw_GBps;
+    phase->efficiency = how->efficiency > 0.0 ? how->efficiency : 1.0;
+    /* latency_us, bandwidth_us and time_us are left to the engine, which
+     * sets them for every phase before anything reads them. */
+    phase->hop = how->kind;
+    phase->detail = COLLCALC_DETAIL_NONE;
+    phase->nics = how->nics;
+    phase->sharing_gpus = how->sharing_gpus;
+    phase->depth = 0;
+    /* The name last: its byte stores may alias the hop, whose fields are
+     * then all read already. */
+    if (how->link2 == NULL)
+        copy_name(phase->link, how->link);
+    else
+        join_link_names(phase->link, how->link, how->link2);
+    return phase;
+}
 
 /* Appends consecutive steps, merging runs of steps that take the same kind
  * of hop into one phase (labels->intra, labels->inter when the run is split
