@@ -2,6 +2,7 @@
  * no allocation per row once the buffers have grown. */
 #include "rows.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,18 @@ typedef struct {
     unsigned char length[CACHED]; /* 0: empty */
 } number_cache;
 
+/* The text of the last row's lead value (batch's line number). The next
+ * row's lead is most often one more: its digits are counted up in place
+ * (a carry past a 9 now and then) instead of printed anew. */
+typedef struct {
+    long long value;
+    size_t length; /* 0: none yet */
+    char text[24];
+} lead_text;
+
 struct row_numbers {
     number_cache cache; /* of the row rows_begin started */
+    lead_text lead;
 };
 
 bool row_buffer_init(row_buffer *buffer, FILE *out, size_t capacity)
@@ -119,6 +130,36 @@ static void put_integer(row_buffer *b, long long value)
 {
     if (reserve(b, 20))
         b->used += number_format_integer(b->data + b->used, value);
+}
+
+/* The lead value, from the last row's text when it is one more. */
+static void put_lead(row_buffer *b, long long value)
+{
+    if (b->numbers == NULL) {
+        put_integer(b, value);
+        return;
+    }
+    lead_text *lead = &b->numbers->lead;
+    if (lead->length > 0 && lead->value >= 0 && lead->value < LLONG_MAX &&
+        value == lead->value + 1) {
+        size_t i = lead->length;
+        while (i > 0 && lead->text[i - 1] == '9')
+            lead->text[--i] = '0';
+        if (i > 0) {
+            lead->text[i - 1]++;
+        } else { /* 99..9 + 1: a 1 before the zeros */
+            memmove(lead->text + 1, lead->text, lead->length);
+            lead->text[0] = '1';
+            lead->length++;
+        }
+    } else {
+        lead->length = number_format_integer(lead->text, value);
+    }
+    lead->value = value;
+    if (reserve(b, sizeof lead->text)) { /* a fixed-size copy: no loop, no call */
+        memcpy(b->data + b->used, lead->text, sizeof lead->text);
+        b->used += lead->length;
+    }
 }
 
 static void put_number(row_buffer *b, number_cache *cache, double value)
@@ -346,14 +387,14 @@ void rows_begin(row_buffer *buffer, output_format format, const char *lead, long
     if (buffer->numbers != NULL)
         memset(buffer->numbers->cache.length, 0, sizeof buffer->numbers->cache.length);
     if (format == FORMAT_CSV) {
-        put_integer(buffer, lead_value);
+        put_lead(buffer, lead_value);
         return;
     }
     const json_style plain = {"\"", 1, NULL};
     put_char(buffer, '{');
     json_text(buffer, &plain, lead);
     put_char(buffer, ':');
-    put_integer(buffer, lead_value);
+    put_lead(buffer, lead_value);
 }
 
 void rows_field(row_buffer *buffer, output_format format, const record_column *column,

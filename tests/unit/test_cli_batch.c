@@ -54,6 +54,48 @@ static void line_numbers_and_bad_lines(void **unused)
     test_cli_run_free(&run);
 }
 
+/* Row line numbers are counted up from the last row's text (rows.c): across
+ * 9/10, 99/100 and 999/1000, and after skipped lines (blanks, comments,
+ * bad lines, some right before a new digit), in CSV and JSON lines. */
+static void line_numbers_count_up(void **unused)
+{
+    (void)unused;
+    enum { LINES = 1200 };
+    static char input[LINES * 64];
+    static bool answered[LINES + 1];
+    size_t used = 0;
+    for (int i = 1; i <= LINES; i++) {
+        const char *line = "allreduce --size 1MB --gpus 8 --link nvlink5 --algo ring\n";
+        answered[i] = true;
+        if (i % 7 == 0 || i == 99 || i == 1000) {
+            line = i % 2 == 0 ? "# a comment\n" : "allreduce --size 1MB --gpus 0 --link nvlink5\n";
+            answered[i] = false;
+        }
+        size_t n = strlen(line);
+        memcpy(input + used, line, n);
+        used += n;
+    }
+    input[used] = '\0';
+    for (int format = 0; format < 2; format++) {
+        test_cli_run run = batch(input, format == 0 ? "--columns time_us" : "--columns time_us --format jsonl");
+        const char *at = run.out;
+        if (format == 0) /* the header */
+            at = strchr(at, '\n') + 1;
+        for (int i = 1; i <= LINES; i++) {
+            if (!answered[i])
+                continue;
+            char want[32];
+            int n = snprintf(want, sizeof want, format == 0 ? "%d," : "{\"line\":%d,", i);
+            assert_true(strncmp(at, want, (size_t)n) == 0);
+            at = strchr(at, '\n');
+            assert_non_null(at);
+            at++;
+        }
+        assert_string_equal(at, "");
+        test_cli_run_free(&run);
+    }
+}
+
 static void fail_fast_stops(void **unused)
 {
     (void)unused;
@@ -552,6 +594,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_numbers_and_bad_lines), cmocka_unit_test(fail_fast_stops),
+        cmocka_unit_test(line_numbers_count_up),
         cmocka_unit_test(csv_input),                  cmocka_unit_test(hostile_lines),
         cmocka_unit_test(rows_match_the_single_command), cmocka_unit_test(splitters),
         cmocka_unit_test(kept_plans_answer_as_the_whole_path), cmocka_unit_test(columns_select),
