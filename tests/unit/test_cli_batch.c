@@ -77,7 +77,8 @@ static void line_numbers_count_up(void **unused)
     }
     input[used] = '\0';
     for (int format = 0; format < 2; format++) {
-        test_cli_run run = batch(input, format == 0 ? "--columns time_us" : "--columns time_us --format jsonl");
+        test_cli_run run =
+            batch(input, format == 0 ? "--columns time_us" : "--columns time_us --format jsonl");
         const char *at = run.out;
         if (format == 0) /* the header */
             at = strchr(at, '\n') + 1;
