@@ -245,6 +245,51 @@ static void test_size_every_unit_and_digit_count(void **state)
     }
 }
 
+/* Every suffix of one to three letters after a number: a unit gives its
+ * bytes, anything else is refused (the one-pass reading finds units
+ * through a hashed table; the whole grammar must agree with it). */
+static void test_size_short_suffixes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *unit;
+        uint64_t bytes;
+    } UNITS[] = {
+        {"B", 1}, {"kB", 1000}, {"KB", 1000}, {"MB", 1000000}, {"GB", 1000000000},
+        {"TB", 1000000000000}, {"PB", 1000000000000000}, {"KiB", 1024}, {"MiB", 1048576},
+        {"GiB", 1073741824}, {"TiB", 1099511627776}, {"PiB", 1125899906842624}, {"K", 1024},
+        {"k", 1024}, {"M", 1048576}, {"m", 1048576}, {"G", 1073741824}, {"g", 1073741824},
+        {"T", 1099511627776}, {"t", 1099511627776}, {"P", 1125899906842624},
+        {"p", 1125899906842624},
+    };
+    static const char LETTERS[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    size_t taken = 0;
+    for (size_t a = 0; a < 52; a++) {
+        for (size_t b = 0; b <= 52; b++) {
+            for (size_t c = 0; c <= 52; c++) {
+                if (b == 52 && c < 52) /* "12X" + "" + letter is a two-letter suffix */
+                    continue;
+                char text[8] = {'1', '2', LETTERS[a], b < 52 ? LETTERS[b] : '\0',
+                                c < 52 ? LETTERS[c] : '\0', '\0'};
+                uint64_t want = 0;
+                for (size_t u = 0; u < COUNT_OF(UNITS); u++)
+                    if (strcmp(text + 2, UNITS[u].unit) == 0)
+                        want = 12 * UNITS[u].bytes;
+                uint64_t bytes = 0;
+                collcalc_status status = collcalc_parse_size_bytes(text, &bytes, NULL);
+                if (want == 0) {
+                    assert_int_not_equal(status, COLLCALC_OK);
+                } else {
+                    assert_int_equal(status, COLLCALC_OK);
+                    assert_true(bytes == want);
+                    taken++;
+                }
+            }
+        }
+    }
+    assert_int_equal(taken, COUNT_OF(UNITS));
+}
+
 static void test_size_null_arguments(void **state)
 {
     (void)state;
@@ -904,6 +949,7 @@ int main(void)
         cmocka_unit_test(test_size_accepts),
         cmocka_unit_test(test_size_rejects),
         cmocka_unit_test(test_size_every_unit_and_digit_count),
+        cmocka_unit_test(test_size_short_suffixes),
         cmocka_unit_test(test_size_null_arguments),
         cmocka_unit_test(test_time_accepts),
         cmocka_unit_test(test_time_rejects),
