@@ -1,8 +1,9 @@
 /* The shortest decimal text that reads back to the same double, fast
  * (number.h). Exactly what the reference loop prints ("%.*g" for the
  * smallest precision 1..17 whose strtod() gives the value back), computed
- * in exact integer arithmetic (one 128-bit product, the rest in 64 bits)
- * for the magnitudes collcalc prints (1e-6 .. 2^53, powers of two aside);
+ * in exact integer arithmetic (64 x 64 -> 128-bit products, the rest in
+ * 64 bits) for the magnitudes collcalc prints (1e-6 .. 2^53, powers of
+ * two aside);
  * anything else takes the reference loop itself.
  * tests/unit/test_cli_number.c and tests/fuzz/fuzz_number.c compare the
  * two. */
@@ -47,14 +48,16 @@ static const char DIGIT_PAIRS[] = "000102030405060708091011121314151617181920212
  * word's lanes at once: two halves of four digits (32-bit lanes), each
  * split into two pairs (16-bit lanes), each into two digits (bytes). The
  * reciprocals are exact here: h x 10486 / 2^20 is h / 100 for h < 10^4,
- * p x 103 / 2^10 is p / 10 for p < 100, and no lane overflows. */
+ * p x 103 / 2^10 is p / 10 for p < 100, and no lane overflows. Each split
+ * of v into quotient q (low lane) and remainder (high lane) takes one
+ * multiply: q + ((v - q d) << w) is (v << w) - q ((d << w) - 1). */
 static uint64_t digits8(uint32_t x)
 {
-    uint64_t halves = (uint64_t)(x / 10000) | (uint64_t)(x % 10000) << 32;
+    uint64_t halves = ((uint64_t)x << 32) - (uint64_t)(x / 10000) * ((10000ull << 32) - 1);
     uint64_t hundreds = ((halves * 10486) >> 20) & 0x0000007F0000007Full;
-    uint64_t pairs = hundreds | (halves - hundreds * 100) << 16;
+    uint64_t pairs = (halves << 16) - hundreds * ((100 << 16) - 1);
     uint64_t tens = ((pairs * 103) >> 10) & 0x000F000F000F000Full;
-    uint64_t digits = tens | (pairs - tens * 10) << 8;
+    uint64_t digits = (pairs << 8) - tens * ((10 << 8) - 1);
     return digits + 0x3030303030303030ull;
 }
 #endif
@@ -72,6 +75,32 @@ static void put_8_digits(char *out, uint32_t x)
     memcpy(out + 4, DIGIT_PAIRS + 2 * (lower4 / 100), 2);
     memcpy(out + 6, DIGIT_PAIRS + 2 * (lower4 % 100), 2);
 #endif
+}
+
+/* put_u64 past eight digits (or without DIGITS_IN_REGISTERS): count
+ * digits at out. Out of line, so that its registers and constants are not
+ * set up for the short numbers too. */
+__attribute__((noinline)) static size_t put_u64_long(char *out, uint64_t value, size_t count)
+{
+    size_t at = count;
+    /* Eight digits at a time split off with one 64-bit division, the
+     * rest in pairs in 32-bit arithmetic (cheaper than 64-bit divisions). */
+    while (value >= 100000000) {
+        at -= 8;
+        put_8_digits(out + at, (uint32_t)(value % 100000000));
+        value /= 100000000;
+    }
+    uint32_t rest = (uint32_t)value;
+    while (rest >= 100) {
+        at -= 2;
+        memcpy(out + at, DIGIT_PAIRS + 2 * (rest % 100), 2);
+        rest /= 100;
+    }
+    if (rest >= 10)
+        memcpy(out, DIGIT_PAIRS + 2 * rest, 2);
+    else
+        out[0] = (char)('0' + rest);
+    return count;
 }
 
 /* The decimal digits of value at out (no NUL; up to 20 bytes written);
@@ -92,25 +121,7 @@ static size_t put_u64(char *out, uint64_t value)
         return count;
     }
 #endif
-    size_t at = count;
-    /* Eight digits at a time split off with one 64-bit division, the
-     * rest in pairs in 32-bit arithmetic (cheaper than 64-bit divisions). */
-    while (value >= 100000000) {
-        at -= 8;
-        put_8_digits(out + at, (uint32_t)(value % 100000000));
-        value /= 100000000;
-    }
-    uint32_t rest = (uint32_t)value;
-    while (rest >= 100) {
-        at -= 2;
-        memcpy(out + at, DIGIT_PAIRS + 2 * (rest % 100), 2);
-        rest /= 100;
-    }
-    if (rest >= 10)
-        memcpy(out, DIGIT_PAIRS + 2 * rest, 2);
-    else
-        out[0] = (char)('0' + rest);
-    return count;
+    return put_u64_long(out, value, count);
 }
 
 size_t number_format_integer(char *out, long long value)
@@ -143,61 +154,41 @@ size_t number_format_reference(char *buffer, size_t size, double value)
 
 __extension__ typedef unsigned __int128 u128;
 
-/* X = magnitude x 10^(16-k) = Q + R / 2^u exactly, Q of 17 digits:
- * magnitude = m / 2^t and 10^s0 = 5^s0 x 2^s0 (s0 = 16 - k), so
- * X = m x 5^s0 / 2^u with u = t - s0, at most 51 bits of fraction for the
- * magnitudes number_format takes (u ~ 36 - 0.7 log2(magnitude)). The
- * half-ulp is 10^s0 / 2^(t+1) = 5^s0 / 2^(u+1) units of Q. Everything
- * below fits in 64 bits. */
-typedef struct {
-    uint64_t q17, rem; /* Q and R */
-    int u;
-    uint64_t half_unit; /* 2^(u-1): R against half a unit of Q (all ones when u = 0: R = 0) */
-    uint64_t scale;     /* 5^s0: twice the half-ulp, in units of 2^-u */
-    bool even;          /* m even: a text exactly half an ulp away reads back */
-} scaled_value;
-
-static const uint64_t POW5[24] = {
-    1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull, 1953125ull,
-    9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull, 30517578125ull,
-    152587890625ull, 762939453125ull, 3814697265625ull, 19073486328125ull, 95367431640625ull,
-    476837158203125ull, 2384185791015625ull, 11920928955078125ull};
-
-/* X's p-digit rounding, half to even on the exact value, as printf
- * rounds. The conditions are combined with & and | (no branch: which way
- * a number rounds is as good as random). */
-static uint64_t round_to(const scaled_value *x, int p)
-{
-    if (p == 17)
-        return x->q17 + ((x->rem > x->half_unit) |
-                         ((x->rem == x->half_unit) & ((x->q17 & 1) != 0)));
-    uint64_t d = POW10[17 - p], q, r;
-    switch (17 - p) { /* the usual ones with constant divisors */
-    case 1: q = x->q17 / 10; r = x->q17 % 10; break;
-    case 2: q = x->q17 / 100; r = x->q17 % 100; break;
-    default: q = x->q17 / d; r = x->q17 % d; break;
-    }
-    uint64_t half = d / 2;
-    return q + ((r > half) | ((r == half) & ((x->rem != 0) | ((q & 1) != 0))));
-}
-
-/* Does c (in units of Q) read back as X: is it within the half-ulp (or
- * exactly on it, for an even m)? The interval is the same above and below
- * (number_format leaves powers of two to the reference). Masks, not ?:
- * (which the compilers may turn into branches); c and Q are below 2^57. */
-static bool reads_back(const scaled_value *x, uint64_t c)
-{
-    int64_t signed_gap = (int64_t)(c - x->q17);
-    uint64_t sign = (uint64_t)(signed_gap >> 63); /* all ones when c < Q */
-    uint64_t gap = ((uint64_t)signed_gap ^ sign) - sign;
-    bool near = gap <= 16; /* the half-ulp is below 11.1 units */
-    gap &= 0 - (uint64_t)near; /* keeps the shift below in range */
-    /* In units of 2^-u: |c - X| is gap 2^u - R above Q, gap 2^u + R at or
-     * below it (below 2^56); the half-ulp is 5^s0 / 2. */
-    uint64_t above = 0 - (uint64_t)(signed_gap > 0);
-    uint64_t twice = 2 * ((gap << x->u) + ((x->rem ^ above) - above));
-    return near & ((twice < x->scale) | (x->even & (twice == x->scale)));
-}
+/* For s0 = 0 .. 22: 5^s0 << (lead - 1), lead putting its top bit at bit
+ * 63 (half of the normalized 5^s0: the half-ulp below is a shift of it),
+ * and the bit length of 10^s0 (s0 plus that of 5^s0). magnitude = m / 2^t
+ * times 10^s0 is m x 5^s0 / 2^(t - s0), so with a = length - t,
+ * (m << a) x (5^s0 << lead) is magnitude x 10^s0 x 2^64 exactly: the
+ * integer part in the product's high word, the fraction in its low word.
+ * For the magnitudes number_format takes, 1 <= a <= 5 (m << a stays below
+ * 2^58). */
+static const struct {
+    uint64_t five_half;
+    int length;
+} POW5_TOP[23] = {
+    {1ull << 62, 1},
+    {5ull << 60, 4},
+    {25ull << 58, 7},
+    {125ull << 56, 10},
+    {625ull << 53, 14},
+    {3125ull << 51, 17},
+    {15625ull << 49, 20},
+    {78125ull << 46, 24},
+    {390625ull << 44, 27},
+    {1953125ull << 42, 30},
+    {9765625ull << 39, 34},
+    {48828125ull << 37, 37},
+    {244140625ull << 35, 40},
+    {1220703125ull << 32, 44},
+    {6103515625ull << 30, 47},
+    {30517578125ull << 28, 50},
+    {152587890625ull << 25, 54},
+    {762939453125ull << 23, 57},
+    {3814697265625ull << 21, 60},
+    {19073486328125ull << 18, 64},
+    {95367431640625ull << 16, 67},
+    {476837158203125ull << 14, 70},
+    {2384185791015625ull << 11, 74}};
 
 /* "%.*g" of the p-digit decimal n x 10^(k - p + 1) (n has p digits). */
 static size_t put_g(char *out, bool negative, uint64_t n, int p, int k)
@@ -247,21 +238,53 @@ static size_t put_g(char *out, bool negative, uint64_t n, int p, int k)
     return at + put_u64(out + at, (uint64_t)e);
 }
 
-#ifdef DIGITS_IN_REGISTERS
-/* "%.*g" of the p-digit n x 10^(k - p + 1) in fixed notation, for
- * 0 <= k <= p - 2 (a fraction follows the point) or -4 <= k < 0
- * ("0.000ddd"). n's last digit is not 0 (else a shorter precision would
- * read back), so nothing is trimmed. The digits are made in registers
- * and stored whole: n x 10^(17-p) has seventeen digits, the first alone
- * and sixteen in a 128-bit word, which a shift splits at the point. */
-static size_t put_fixed(char *out, bool negative, uint64_t n, int p, int k)
+/* The paths number_format rarely takes are kept out of it, so that it
+ * sets up no registers for them. */
+#define RARE __attribute__((noinline, cold))
+
+/* put_g of digits17 x 10^(k - 16) (10^16 <= digits17 <= 10^17, its first
+ * p digits significant), NUL-terminated. */
+RARE static size_t put_general(char *out, bool negative, uint64_t digits17, int p, int k)
 {
-    uint64_t all = n * POW10[17 - p]; /* 10^16 <= all < 10^17 */
-    uint64_t high = all / 100000000;  /* < 10^9 */
-    uint32_t first = (uint32_t)(high / 100000000);
-    u128 rest = (u128)digits8((uint32_t)(high - (uint64_t)first * 100000000)) |
-                (u128)digits8((uint32_t)(all - high * 100000000)) << 64;
-    size_t at = negative ? 1 : 0;
+    uint64_t n = digits17 / POW10[17 - p];
+    if (n == POW10[p]) { /* 9.99 -> 10.0: one more decimal place up */
+        n /= 10;
+        k++;
+    }
+    size_t length = put_g(out, negative, n, p, k);
+    out[length] = '\0';
+    return length;
+}
+
+/* A whole magnitude below 2^53, as "%.0f" prints it (common, but out of
+ * number_format too). */
+__attribute__((noinline)) static size_t put_whole(char *out, bool negative, uint64_t magnitude)
+{
+    size_t length = 0;
+    if (negative)
+        out[length++] = '-';
+    length += put_u64(out + length, magnitude);
+    out[length] = '\0';
+    return length;
+}
+
+#ifdef DIGITS_IN_REGISTERS
+/* "%.*g" of digits17 x 10^(k - 16) (10^16 <= digits17 < 10^17, its first
+ * p digits significant) in fixed notation, NUL-terminated, for
+ * 0 <= k <= p - 2 (a fraction follows the point) or -4 <= k < 0
+ * ("0.000ddd"). The p-th digit is not 0 (else a shorter precision would
+ * read back), so nothing is trimmed. The digits are made in registers
+ * and stored whole, the first alone and sixteen in a 128-bit word, which
+ * a shift splits at the point; the zeros past the p-th land after the
+ * text, overwritten by its NUL or past it. */
+__attribute__((always_inline)) static inline size_t put_fixed(char *out, bool negative,
+                                                              uint64_t digits17, int p, int k)
+{
+    uint64_t high = digits17 / 100000000; /* < 10^9 */
+    uint32_t first = (uint32_t)high / 100000000;
+    u128 rest = (u128)digits8((uint32_t)high - first * 100000000) |
+                (u128)digits8((uint32_t)(digits17 - high * 100000000)) << 64;
+    size_t at = negative ? 1 : 0, length;
     out[0] = '-';
     if (k >= 0) {
         out[at] = (char)('0' + first);
@@ -269,16 +292,36 @@ static size_t put_fixed(char *out, bool negative, uint64_t n, int p, int k)
         out[at + (size_t)k + 1] = '.';
         rest >>= 8 * k; /* the digits after the point */
         memcpy(out + at + (size_t)k + 2, &rest, 16);
-        return at + (size_t)p + 1;
+        length = at + (size_t)p + 1;
+    } else {
+        memcpy(out + at, "0.000000", 8);
+        out[at + (size_t)(1 - k)] = (char)('0' + first);
+        memcpy(out + at + (size_t)(2 - k), &rest, 16);
+        length = at + (size_t)(1 - k + p);
     }
-    memcpy(out + at, "0.000000", 8);
-    out[at + (size_t)(1 - k)] = (char)('0' + first);
-    memcpy(out + at + (size_t)(2 - k), &rest, 16);
-    return at + (size_t)(1 - k + p);
+    out[length] = '\0';
+    return length;
 }
 #endif
 
-/* 10^(i - 6) as doubles, i = 0 .. 22: where floor(log10) steps. */
+/* digits17 x 10^(k - 16), a multiple of 100 (15 digits or fewer, 1 at
+ * least): each further 0 of digits17 / 100 drops one more digit. */
+RARE static size_t put_hundreds(char *out, bool negative, uint64_t digits17, int k)
+{
+    int p = 15;
+    for (uint64_t rest = digits17 / 100; p > 1 && rest % 10 == 0; rest /= 10)
+        p--;
+#ifdef DIGITS_IN_REGISTERS
+    if (digits17 != POW10[17] && k >= -4 && k <= p - 2)
+        return put_fixed(out, negative, digits17, p, k);
+#endif
+    return put_general(out, negative, digits17, p, k);
+}
+
+/* 10^(i - 6) as doubles, i = 0 .. 22: where floor(log10) steps. Each
+ * negative power but 1e-6 is rounded up, and no double lies between it
+ * and the exact power, so ">=" against it is exact; 1e-6 is rounded down,
+ * and number_format takes only magnitudes above it. */
 static const double POW10_DOUBLE[23] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0,  1e1,
                                         1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
                                         1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
@@ -286,79 +329,92 @@ static const double POW10_DOUBLE[23] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0,
 size_t number_format(char *buffer, size_t size, double value)
 {
     char *text = buffer; /* written in place: size >= NUMBER_TEXT_MAX */
-    size_t length = 0;
     double magnitude = fabs(value);
-    if (!(magnitude >= 1e-6 && magnitude < 9007199254740992.0) || size < NUMBER_TEXT_MAX)
+    if (!(magnitude > 1e-6 && magnitude < 9007199254740992.0) || size < NUMBER_TEXT_MAX)
         return number_format_reference(buffer, size, value);
     bool negative = value < 0;
-    if ((double)(uint64_t)magnitude == magnitude) {
-        if (negative)
-            text[length++] = '-';
-        length += put_u64(text + length, (uint64_t)magnitude);
-        buffer[length] = '\0';
-        return length;
-    }
+    /* (int64_t, not uint64_t: below 2^53 both are exact, and the signed
+     * conversions are single instructions) */
+    if ((double)(int64_t)magnitude == magnitude)
+        return put_whole(text, negative, (uint64_t)(int64_t)magnitude);
     uint64_t bits;
     memcpy(&bits, &magnitude, sizeof bits);
-    int biased = (int)(bits >> 52);
-    uint64_t m = (bits & ((1ull << 52) - 1)) | (1ull << 52);
-    int t = 1075 - biased; /* magnitude = m / 2^t; 1e-6 .. 2^53, not whole: 1 <= t <= 72 */
+    uint64_t fraction = bits & ((1ull << 52) - 1);
     /* A power of two has a narrower interval below it; the reference
-     * takes those (exact binary fractions: 0.5, 0.375, ...). */
-    if (t < 1 || t > 72 || m == (1ull << 52))
+     * takes those (exact binary fractions: 0.5, 0.25, ...). */
+    if (fraction == 0)
         return number_format_reference(buffer, size, value);
-    /* k = floor(log10(magnitude)): from the binary exponent, then one
-     * comparison with the power of ten above. */
+    uint64_t m = fraction | 1ull << 52;
+    /* magnitude = m / 2^t; 1e-6 .. 2^53, not whole: 1 <= t <= 72 */
+    int t = 1075 - (int)(bits >> 52);
+    /* k = floor(log10(magnitude)): floor(e2 log10(2)) (1233/4096, exact
+     * for these e2; >> rounds down), then one comparison with the power
+     * of ten above. */
     int e2 = 52 - t; /* 2^e2 <= magnitude < 2^(e2+1) */
-    int k = e2 >= 0 ? (e2 * 1233) >> 12 : -((-e2 * 1233 + 4095) >> 12);
+    int k = (e2 * 1233) >> 12;
     k += magnitude >= POW10_DOUBLE[k + 7]; /* k + 1 is in -6 .. 16 */
-    /* X = Q + R / 2^u (scaled_value); Q has 17 digits but next to a
-     * power of ten that a double cannot hold. */
+    /* X = magnitude x 10^(16-k), 10^16 <= X < 10^17 (its seventeen digits
+     * before the point), as a 64.64 fixed point number (POW5_TOP):
+     * x = X 2^64. */
     int s0 = 16 - k; /* 1 .. 22 */
-    scaled_value x = {.u = t - s0, .scale = POW5[s0], .even = (m & 1) == 0};
-    if (x.u < 0 || x.u > 56) /* (0 .. 51 here; the bound keeps reads_back in 64 bits) */
-        return number_format_reference(buffer, size, value);
-    u128 product = (u128)m * x.scale;
-    u128 q = product >> x.u;
-    if (q < POW10[16] || q >= POW10[17])
-        return number_format_reference(buffer, size, value);
-    x.q17 = (uint64_t)q;
-    x.rem = (uint64_t)product & ((1ull << x.u) - 1);
-    x.half_unit = x.u > 0 ? 1ull << (x.u - 1) : ~0ull;
-    /* The shortest precision that reads back: if dropping j digits does,
-     * dropping fewer does too (the nearest multiple of 10^(j-1) is no
-     * farther), so drop one more while it still reads back. Seventeen
-     * digits always do: the half-ulp is 10^(16-k) / 2^(t+1) units, and
-     * 2^-t = magnitude / m >= 10^k / 2^53, so it is at least
-     * 10^16 / 2^54 = 0.555 units, more than the rounding's half unit.
-     * Sixteen and fifteen digits are tried at once and chosen without a
-     * branch; fewer only when fifteen read back. */
-    uint64_t n17 = round_to(&x, 17), n16 = round_to(&x, 16), n15 = round_to(&x, 15);
-    bool ok16 = reads_back(&x, n16 * 10);
-    bool ok15 = ok16 & reads_back(&x, n15 * 100);
-    uint64_t take16 = 0 - (uint64_t)ok16, take15 = 0 - (uint64_t)ok15;
-    uint64_t n = (((n17 & ~take16) | (n16 & take16)) & ~take15) | (n15 & take15);
-    int j = (int)ok16 + (int)ok15;
-    while (ok15 && j < 16) {
-        uint64_t shorter = round_to(&x, 16 - j);
-        if (!reads_back(&x, shorter * POW10[j + 1]))
-            break;
-        n = shorter;
-        j++;
-    }
-    int p = 17 - j;
+    uint64_t five_half = POW5_TOP[s0].five_half;
+    int a = POW5_TOP[s0].length - t; /* 1 .. 5 */
+    u128 x = (u128)(m << a) * (five_half << 1);
+    uint64_t q17 = (uint64_t)(x >> 64), rem = (uint64_t)x; /* X's integer part, fraction 2^-64 */
+    /* The read-back interval: X +- the half-ulp, 10^(16-k) / 2^(t+1) units
+     * of X, which is five_half << a in 2^-64 units, a whole part (0 .. 11,
+     * see below) and a fraction. strtod breaks ties to the even mantissa,
+     * so the interval's ends count for an even m only: one 2^-64 less for
+     * an odd one (the fraction is a nonzero multiple of 2^12: no borrow).
+     * The integers in it are then q17 - below .. q17 + above, the carries
+     * of rem -/+ the fraction deciding (below may be -1). */
+    u128 reach = (u128)five_half * (1ull << a); /* (a multiply: both words at once) */
+    uint64_t reach_whole = (uint64_t)(reach >> 64);
+    uint64_t reach_fraction = (uint64_t)reach - (m & 1);
+    uint64_t above = reach_whole + (rem > ~reach_fraction);
+    uint64_t below = reach_whole - (rem > reach_fraction);
+    uint64_t span = below + above; /* one less than their count */
+    /* The reference prints X rounded to the fewest digits that read back.
+     * X rounded to 17 - j digits reads back if and only if some multiple
+     * of 10^j lies in the interval (the nearest one is then no farther
+     * from X, and the interval is the same either side: number_format
+     * leaves powers of two to the reference); it is then a multiple of
+     * 10^(j-1) too, so that j is the largest such.
+     * Seventeen digits always read back: the half-ulp is
+     * 10^(16-k) / 2^(t+1) units, and 2^-t = magnitude / m >= 10^k / 2^53,
+     * so it is at least 10^16 / 2^54 = 0.555 units, more than the
+     * rounding's half unit; it is below 10^17 / 2^53 = 11.1 units
+     * (magnitude < 10^(k+1), m > 2^52), so the interval holds at most one
+     * multiple of 100 but up to three of 10.
+     * So X's nearest multiples of 1, 10 and 100 are all made, as small
+     * offsets from q17 (printf's rounding, half to even on the exact X),
+     * and tested against the interval; sixteen or seventeen digits are
+     * chosen without a branch (how many a value needs is as good as
+     * random), fifteen or fewer out of line. The digits are kept
+     * seventeen long (zeros after the last one). */
+    /* q17 mod 100 from the fraction of q17 / 100 (Lemire, Kaser, Kurz,
+     * "Faster remainder by direct computation": exact for q17 < 2^57 with
+     * 64 bits of fraction, 57 + 7 bits of 100), then its two digits. */
+    uint64_t hundredths = q17 * (UINT64_MAX / 100 + 1);
+    uint64_t r15 = (uint64_t)(((u128)hundredths * 100) >> 64);
+    uint64_t tens = (r15 * 103) >> 10; /* r15 / 10 (exact below 100); its parity is q17 / 10's */
+    uint64_t r16 = r15 - 10 * tens;
+    /* The odd bit or'ed in makes exactly half round up for an odd q17. */
+    uint64_t round17 = (rem | (q17 & 1)) > 1ull << 63;
+    /* r + sticky > 5: above half, or half with a fraction or an odd
+     * quotient. */
+    uint64_t round16 = 10 * (uint64_t)(r16 + ((rem != 0) | (tens & 1)) > 5) - r16;
+    /* (a tie cannot read back: it is 50 units away) */
+    uint64_t round15 = 100 * (uint64_t)(r15 >= 50) - r15;
+    if (round15 + below <= span) /* (wraps around when below the interval) */
+        return put_hundreds(text, negative, q17 + round15, k);
+    uint64_t take16 = 0 - (uint64_t)(round16 + below <= span);
+    /* < 10^17: 10^17 would take fewer digits */
+    uint64_t digits17 = q17 + round17 + ((round16 - round17) & take16);
+    int p = 17 - (int)(take16 & 1);
 #ifdef DIGITS_IN_REGISTERS
-    if (n != POW10[p] && k >= -4 && k <= p - 2) {
-        length = put_fixed(text, negative, n, p, k);
-        buffer[length] = '\0';
-        return length;
-    }
+    if ((unsigned)(k + 4) <= (unsigned)(p + 2)) /* -4 <= k <= p - 2 (k < -4 wraps around) */
+        return put_fixed(text, negative, digits17, p, k);
 #endif
-    if (n == POW10[p]) { /* 9.99 -> 10.0: one more decimal place up */
-        n /= 10;
-        k++;
-    }
-    length = put_g(text, negative, n, p, k); /* exponents, no fraction */
-    buffer[length] = '\0';
-    return length;
+    return put_general(text, negative, digits17, p, k); /* exponents, no fraction */
 }
