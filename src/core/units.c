@@ -207,8 +207,7 @@ static int longest_unit(const char *text, const char *const *names, size_t count
     return best;
 }
 
-/* The index of the name in names[] equal to text, or -1 (first bytes
- * compared first: batch parses sizes by the million). */
+/* The index of the name in names[] equal to text, or -1. */
 static int exact_unit(const char *text, const char *const *names, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
@@ -289,8 +288,8 @@ static const unsigned char SIZE_UNIT_SLOTS[32] = {
 };
 _Static_assert(SIZE_UNIT_COUNT == 22, "a new size unit needs a slot in SIZE_UNIT_SLOTS");
 
-/* The index in size_unit_names of the unit text is exactly, or -1 (as
- * exact_unit, through SIZE_UNIT_SLOTS). */
+/* The index in size_unit_names of the unit that text is exactly, or -1:
+ * exact_unit's answer, through SIZE_UNIT_SLOTS. */
 static int size_unit_by_slot(const char *text)
 {
     uint32_t word = 0;

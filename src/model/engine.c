@@ -378,12 +378,9 @@ collcalc_status collcalc_model_evaluate_row(const collcalc_query *query, collcal
                                             collcalc_diag *diag)
 {
     /* The cheap guards of what collcalc_model_rows checked: a row of the
-     * query's op, and a cluster the row's arithmetic can take: G clipped to
-     * p (as evaluate_row clips it) is below 1 exactly when G or p is. */
-    const collcalc_cluster *cluster = &query->cluster;
-    int g = cluster->gpus_per_node < cluster->gpus ? cluster->gpus_per_node : cluster->gpus;
+     * query's op, and a cluster the row's arithmetic can take. */
     if (row.index < 0 || row.index >= ALGORITHM_COUNT || ALGORITHMS[row.index].op != query->op ||
-        g < 1)
+        query->cluster.gpus < 1 || query->cluster.gpus_per_node < 1)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "a row collcalc_model_rows did not give for this query");
     return evaluate_row(query, size_bytes, &ALGORITHMS[row.index], out_result, diag);

@@ -139,8 +139,9 @@ static inline collcalc_phase *add_phase(build_ctx *ctx, const char *label, bool 
     phase->bytes_received = bytes_received;
     phase->bw_GBps = how->bw_GBps;
     phase->efficiency = how->efficiency > 0.0 ? how->efficiency : 1.0;
-    /* latency_us, bandwidth_us and time_us are left to the engine, which
-     * sets them for every phase before anything reads them. */
+    phase->latency_us = 0.0; /* the engine's (total_phases) */
+    phase->bandwidth_us = 0.0;
+    phase->time_us = 0.0;
     phase->hop = how->kind;
     phase->detail = COLLCALC_DETAIL_NONE;
     phase->nics = how->nics;
