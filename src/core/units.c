@@ -207,20 +207,6 @@ static int longest_unit(const char *text, const char *const *names, size_t count
     return best;
 }
 
-/* The index of the name in names[] equal to text, or -1. */
-static int exact_unit(const char *text, const char *const *names, size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        const char *name = names[i];
-        size_t k = 0;
-        while (name[k] == text[k] && text[k] != '\0')
-            k++;
-        if (name[k] == text[k])
-            return (int)i;
-    }
-    return -1;
-}
-
 /* Explains why suffix (non-empty, after the number) is not exactly one of
  * names[]; unit_list is appended so the user sees what would work. */
 static collcalc_status reject_unit(collcalc_diag *diag, const char *kind, const char *text,
@@ -270,13 +256,14 @@ _Static_assert(sizeof size_unit_names / sizeof size_unit_names[0] ==
                "a multiplier for every size unit");
 #define SIZE_UNIT_COUNT (sizeof size_unit_names / sizeof size_unit_names[0])
 
-/* Where the one-pass reading looks a unit up, instead of trying each name
- * in turn (which mispredicts on mixed units): the unit's bytes packed in
- * a word (first byte lowest, at most three bytes) times SIZE_UNIT_HASH,
- * whose top five bits pick one of 32 slots; a slot holds 1 + the unit's
- * index in size_unit_names, 0 for none. The multiplier was searched so
- * that no two units share a slot. The name is compared after, so a slot
- * out of place would cost speed, never bytes. */
+/* Where a size unit is looked up, instead of trying each name in turn
+ * (which mispredicts on mixed units): the unit's bytes packed in a word
+ * (first byte lowest, at most three bytes) times SIZE_UNIT_HASH, whose top
+ * five bits pick one of 32 slots; a slot holds 1 + the unit's index in
+ * size_unit_names, 0 for none. The multiplier was searched so that no two
+ * units share a slot. The name is compared after, so a slot out of place
+ * can only refuse its unit, never take another: test_units reads every
+ * unit and every other suffix of up to three letters. */
 #define SIZE_UNIT_HASH 0x03B96D91u
 static const unsigned char SIZE_UNIT_SLOTS[32] = {
     [29] = 1 + 0 /* MB */, [26] = 1 + 1 /* GB */,  [13] = 1 + 2 /* MiB */, [10] = 1 + 3 /* GiB */,
@@ -288,8 +275,8 @@ static const unsigned char SIZE_UNIT_SLOTS[32] = {
 };
 _Static_assert(SIZE_UNIT_COUNT == 22, "a new size unit needs a slot in SIZE_UNIT_SLOTS");
 
-/* The index in size_unit_names of the unit that text is exactly, or -1:
- * exact_unit's answer, through SIZE_UNIT_SLOTS. */
+/* The index in size_unit_names of the unit that text is exactly, or -1
+ * (both the one-pass reading and the whole grammar look units up here). */
 static int size_unit_by_slot(const char *text)
 {
     uint32_t word = 0;
@@ -439,7 +426,7 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
     if (suffix[0] != '\0') {
         char suggestion[8];
         const char *spoken = NULL;
-        int unit = exact_unit(suffix, size_unit_names, SIZE_UNIT_COUNT);
+        int unit = size_unit_by_slot(suffix);
         if (unit >= 0) {
             multiplier = size_unit_multipliers[unit];
         } else if (is_bit_unit(suffix, suggestion, &spoken)) {
