@@ -167,7 +167,7 @@ static uint64_t hash_piece(uint64_t hash, const char *bytes, size_t n)
     return hash_mix(hash, n);
 }
 
-static void key_hash(plan_key *key)
+static CLI_ALWAYS_INLINE void key_hash(plan_key *key)
 {
     uint64_t hash = hash_mix(0x9E3779B97F4A7C15ull, (unsigned char)key->kind);
     hash = hash_piece(hash_piece(hash, key->head, key->head_length), key->tail, key->tail_length);
@@ -274,7 +274,7 @@ static size_t set_of(const plan_key *key)
 }
 
 /* The plan kept for the key, or NULL. */
-static const plan_slot *find_plan(const batch_state *s, const plan_key *key)
+static CLI_ALWAYS_INLINE const plan_slot *find_plan(const batch_state *s, const plan_key *key)
 {
     if (key->size_value == NULL || key->length == 0)
         return NULL;
@@ -361,7 +361,7 @@ static void write_answer(batch_state *s, long line_no, const command_spec *spec)
 /* A line answered from a kept plan: its size parsed, the plan costed.
  * False when the line must take the whole path instead (its size is bad:
  * the whole path says so in the single command's words). */
-static bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot,
+static CLI_ALWAYS_INLINE bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot,
                              const char *size_text)
 {
     uint64_t size_bytes;

@@ -193,10 +193,10 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
     return 0;
 }
 
-int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
-                           row_buffer *out, output_format format,
-                           const column_selection *selection, const char *lead,
-                           long long lead_value)
+CLI_FLATTEN int collective_answer_rows(cli_context *ctx, const collective_plan *plan,
+                                       uint64_t size_bytes, row_buffer *out,
+                                       output_format format, const column_selection *selection,
+                                       const char *lead, long long lead_value)
 {
     /* The plan's query as it is: nothing here reads its size. */
     collcalc_result results[COLLCALC_ALGO_COUNT];

@@ -74,11 +74,24 @@ int collective_prepare(cli_context *ctx, collective_plan *plan);
 /* What collective_document answers for a plan and a size. */
 int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
                       document *doc, output_format format);
+/* Hints for the code batch runs for every line (GCC and Clang; nothing
+ * for other compilers). CLI_FLATTEN: every call the function makes is
+ * inlined into it, so one row's model, values and text are one body
+ * (cachegrind: about 10 % fewer instructions a row, README "Speed");
+ * CLI_ALWAYS_INLINE: a small static helper inlined into its callers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CLI_FLATTEN __attribute__((flatten))
+#define CLI_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define CLI_FLATTEN
+#define CLI_ALWAYS_INLINE inline
+#endif
+
 /* The same answer of an alpha-beta plan written straight as rows of the
  * selected RESULT_SCHEMA columns (batch): the text rows_write prints for
  * collective_answer's document. Returns 0 or an exit code (after the
  * message). */
-int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
+CLI_FLATTEN int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
                            row_buffer *out, output_format format,
                            const column_selection *selection, const char *lead,
                            long long lead_value);
