@@ -22,13 +22,14 @@ enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
 
 /* The plans of recent lines, keyed by the line with the value of --size
  * left out: a line that differs from one of them only in its size is
- * answered from the plan (collective_answer, or collective_answer_rows
- * with --columns) without being split, parsed and resolved again; a bad
- * size sends it down the whole path, which says so as the single command
- * would. Fixed in size (PLAN_SETS sets of PLAN_WAYS, the oldest of a set
- * replaced), so memory stays bounded; lines whose plan queued a warning,
- * NCCL-model lines, and lines that spell the size another way are never
- * kept and take the single command's whole path every time. */
+ * answered from the plan (collective_answer, or collective_plan_results
+ * and collective_write_rows) without being split, parsed and resolved
+ * again; a bad size sends it down the whole path, which says so as the
+ * single command would. Fixed in size (PLAN_SETS sets of PLAN_WAYS, the
+ * oldest of a set replaced), so memory stays bounded; lines whose plan
+ * queued a warning, NCCL-model lines, and lines that spell the size
+ * another way are never kept and take the single command's whole path
+ * every time. */
 enum { PLAN_SETS = 1024, PLAN_WAYS = 4, PLAN_KEY_MAX = 256 };
 typedef struct {
     size_t key_length; /* 0: empty slot */
@@ -51,6 +52,22 @@ typedef struct {
     uint64_t hash;
     char text[PLAN_KEY_MAX];
 } plan_key;
+
+/* Rows of lines answered from kept plans wait here (their results costed,
+ * in order) and are written together by write_pending: a row's text takes
+ * a long chain of dependent arithmetic (the model's divisions, then the
+ * shortest digits of each number), and rows made one after another let
+ * the processor work on several chains at once where one line's reading
+ * and keying would stand between them. Written before any other line is
+ * handled, and at the end, so the rows keep the order of their lines (and
+ * no kept plan a pending row reads is replaced meanwhile). */
+enum { PENDING_RESULTS = 16 };
+_Static_assert((int)PENDING_RESULTS >= (int)COLLCALC_ALGO_COUNT, "a plan's results fit the queue");
+typedef struct {
+    const plan_slot *slot;
+    long line_no;
+    size_t first, count, fastest; /* its results: pending_results[first, first + count) */
+} pending_row;
 
 typedef struct {
     cli_context *ctx;  /* the batch command's */
@@ -75,6 +92,9 @@ typedef struct {
     char selection_why[2][1024];
     char capture_text[2048];
     long failed;
+    pending_row pending[PENDING_RESULTS];
+    size_t pending_rows, pending_used; /* rows, and results they hold */
+    collcalc_result pending_results[PENDING_RESULTS];
     /* CSV input: the header's columns */
     bool csv;
     int columns, op_column;
@@ -358,6 +378,31 @@ static void write_answer(batch_state *s, long line_no, const command_spec *spec)
                 line->warnings[i]);
 }
 
+/* The columns of rows answered from kept plans, the selected ones or all
+ * of them; NULL: such rows go through a document (a --columns list the
+ * alpha-beta results do not have, or a CSV whose columns are NCCL's). */
+static const column_selection *plan_row_columns(const batch_state *s)
+{
+    const column_selection *columns = s->columns_text == NULL ? &s->all_results
+                                      : s->selection_ok[0]    ? &s->selection[0]
+                                                              : NULL;
+    return columns != NULL && (s->format == FORMAT_JSONL || s->schema == &RESULT_SCHEMA)
+               ? columns
+               : NULL;
+}
+
+/* Writes the pending rows, in their lines' order. */
+static void write_pending(batch_state *s)
+{
+    const column_selection *columns = plan_row_columns(s);
+    for (size_t i = 0; i < s->pending_rows; i++) {
+        const pending_row *row = &s->pending[i];
+        collective_write_rows(&row->slot->plan, s->pending_results + row->first, row->count,
+                              row->fastest, &s->out, s->format, columns, "line", row->line_no);
+    }
+    s->pending_rows = s->pending_used = 0;
+}
+
 /* A line answered from a kept plan: its size parsed, the plan costed.
  * False when the line must take the whole path instead (its size is bad:
  * the whole path says so in the single command's words). */
@@ -377,16 +422,25 @@ static CLI_ALWAYS_INLINE bool answer_from_plan(batch_state *s, long line_no, con
         s->line_args_set = false;
     }
     /* Alpha-beta results go straight into rows (the kept plans are all
-     * alpha-beta), the columns selected or all of them. */
-    const column_selection *columns = s->columns_text == NULL ? &s->all_results
-                                      : s->selection_ok[0]    ? &s->selection[0]
-                                                              : NULL;
-    if (columns != NULL && (s->format == FORMAT_JSONL || s->schema == &RESULT_SCHEMA)) {
-        if (collective_answer_rows(line, &slot->plan, size_bytes, &s->out, s->format, columns,
-                                   "line", line_no) != 0)
+     * alpha-beta), costed now and written with the pending ones. */
+    if (plan_row_columns(s) != NULL) {
+        if (s->pending_used + slot->plan.row_count > PENDING_RESULTS)
+            write_pending(s);
+        pending_row *row = &s->pending[s->pending_rows];
+        row->slot = slot;
+        row->line_no = line_no;
+        row->first = s->pending_used;
+        if (collective_plan_results(line, &slot->plan, size_bytes,
+                                    s->pending_results + row->first, &row->count,
+                                    &row->fastest) != 0) {
             relay(s, line_no);
+            return true;
+        }
+        s->pending_rows++;
+        s->pending_used += row->count;
         return true;
     }
+    write_pending(s);
     doc_reset(s->doc);
     if (collective_answer(line, &slot->plan, size_bytes, s->doc, s->format) != 0)
         relay(s, line_no);
@@ -599,6 +653,7 @@ static void run_line(batch_state *s, long line_no, char *text, size_t length)
         if (answered)
             return;
     }
+    write_pending(s); /* this line's rows or message come after theirs */
     if (keyed)
         key_text(&key); /* the split below writes into the line */
     char *words[BATCH_WORDS_MAX + 1];
@@ -613,7 +668,17 @@ static void run_line(batch_state *s, long line_no, char *text, size_t length)
     run_query(s, line_no, n, words, lengths, keyed ? &key : NULL);
 }
 
+static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast);
+
+/* The lines, then the rows still pending. */
 static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
+{
+    int code = read_lines(s, reader, fail_fast);
+    write_pending(s);
+    return code;
+}
+
+static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
 {
     bool first = true;
     char why[96];
@@ -627,6 +692,8 @@ static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
             return cli_data_error(s->ctx, s->shown, "read error");
         long line_no = reader->line;
         long failed_before = s->failed;
+        if (status != BATCH_LINE_OK || !reader->plain || s->csv || first)
+            write_pending(s); /* a line run_line does not take: after the rows before it */
         if (status == BATCH_LINE_TOO_LONG) {
             line_error(s, line_no, "longer than %d bytes; skipped", BATCH_LINE_MAX);
         } else if (!reader->plain && batch_check_text(text, length, why, sizeof why) != NULL) {

@@ -193,21 +193,25 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
     return 0;
 }
 
-CLI_FLATTEN int collective_answer_rows(cli_context *ctx, const collective_plan *plan,
-                                       uint64_t size_bytes, row_buffer *out,
-                                       output_format format, const column_selection *selection,
-                                       const char *lead, long long lead_value)
+CLI_FLATTEN int collective_plan_results(cli_context *ctx, const collective_plan *plan,
+                                        uint64_t size_bytes, collcalc_result *results,
+                                        size_t *out_count, size_t *out_fastest)
 {
     /* The plan's query as it is: nothing here reads its size. */
-    collcalc_result results[COLLCALC_ALGO_COUNT];
-    size_t count = 0, fastest = 0;
-    int code = report_cost(ctx, &plan->query, plan->rows, plan->row_count, size_bytes, results,
-                           &count, &fastest);
-    for (size_t i = 0; code == 0 && i < count; i++) {
+    return report_cost(ctx, &plan->query, plan->rows, plan->row_count, size_bytes, results,
+                       out_count, out_fastest);
+}
+
+CLI_FLATTEN void collective_write_rows(const collective_plan *plan,
+                                       const collcalc_result *results, size_t count,
+                                       size_t fastest, row_buffer *out, output_format format,
+                                       const column_selection *selection, const char *lead,
+                                       long long lead_value)
+{
+    for (size_t i = 0; i < count; i++) {
         result_view view;
         report_result_view(&view, &plan->query, &results[i], plan->cluster_spec.basis,
                            plan->layers, plan->per_layer, i == fastest);
         report_result_write(out, format, selection, &view, lead, lead_value);
     }
-    return code;
 }

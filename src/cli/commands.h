@@ -87,14 +87,20 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
 #define CLI_ALWAYS_INLINE inline
 #endif
 
-/* The same answer of an alpha-beta plan written straight as rows of the
- * selected RESULT_SCHEMA columns (batch): the text rows_write prints for
- * collective_answer's document. Returns 0 or an exit code (after the
- * message). */
-CLI_FLATTEN int collective_answer_rows(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
-                           row_buffer *out, output_format format,
-                           const column_selection *selection, const char *lead,
-                           long long lead_value);
+/* The same answer of an alpha-beta plan (batch), in two steps, so that a
+ * caller can cost several queries before it writes them: the results
+ * (plan->row_count of them, the fastest's index), and those results
+ * written straight as rows of the selected RESULT_SCHEMA columns, the
+ * text rows_write prints for collective_answer's document.
+ * collective_plan_results returns 0 or an exit code (after the message). */
+CLI_FLATTEN int collective_plan_results(cli_context *ctx, const collective_plan *plan,
+                                        uint64_t size_bytes, collcalc_result *results,
+                                        size_t *out_count, size_t *out_fastest);
+CLI_FLATTEN void collective_write_rows(const collective_plan *plan,
+                                       const collcalc_result *results, size_t count,
+                                       size_t fastest, row_buffer *out, output_format format,
+                                       const column_selection *selection, const char *lead,
+                                       long long lead_value);
 int cmd_batch(cli_context *ctx);
 int cmd_compare(cli_context *ctx);
 int cmd_sweep(cli_context *ctx);

@@ -118,6 +118,67 @@ static void fail_fast_stops(void **unused)
     test_cli_run_free(&run);
 }
 
+/* Rows answered from kept plans are written a few at a time (cmd_batch.c,
+ * write_pending): around lines that take the whole path (new plans, other
+ * ops, every-algorithm queries of several rows), bad lines and skipped
+ * ones, every row comes out in its line's order, and --fail-fast still
+ * writes the rows of the lines before the failing one and none after. */
+static void pending_rows_keep_their_order(void **unused)
+{
+    (void)unused;
+    enum { LINES = 200 };
+    static char input[LINES * 80];
+    static int rows_of[LINES + 1];
+    size_t used = 0;
+    for (int i = 1; i <= LINES; i++) {
+        char line[96];
+        rows_of[i] = 1;
+        if (i == 150) {
+            snprintf(line, sizeof line, "allreduce --size 1MB --gpus 0 --link nvlink5\n");
+            rows_of[i] = 0;
+        } else if (i % 23 == 0) {
+            snprintf(line, sizeof line, "# comment\n");
+            rows_of[i] = 0;
+        } else if (i % 17 == 0) { /* a new plan each time: the whole path */
+            snprintf(line, sizeof line, "allgather --size %dMB --gpus %d --link nvlink4 --algo ring\n",
+                     i, 2 + i);
+        } else if (i % 5 == 0) { /* every algorithm: several rows a line */
+            snprintf(line, sizeof line, "allreduce --size %dkB --gpus 8 --link nvlink5\n", i);
+            rows_of[i] = -1;
+        } else {
+            snprintf(line, sizeof line, "allreduce --size %dkB --gpus 8 --link nvlink5 --algo ring\n",
+                     i);
+        }
+        size_t n = strlen(line);
+        memcpy(input + used, line, n);
+        used += n;
+    }
+    input[used] = '\0';
+    for (int fail_fast = 0; fail_fast < 2; fail_fast++) {
+        test_cli_run run = batch(input, fail_fast ? "--columns time_us --fail-fast"
+                                                  : "--columns time_us");
+        assert_int_equal(run.exit_code, 1);
+        assert_int_equal(count_lines(run.err), 1);
+        assert_non_null(strstr(run.err, "<stdin>:150: allreduce: --gpus: "));
+        const char *at = strchr(run.out, '\n') + 1; /* past the header */
+        for (int i = 1; i <= LINES && !(fail_fast && i >= 150); i++) {
+            char want[32];
+            int n = snprintf(want, sizeof want, "%d,", i);
+            int rows = 0;
+            while (strncmp(at, want, (size_t)n) == 0) {
+                at = strchr(at, '\n') + 1;
+                rows++;
+            }
+            if (rows_of[i] >= 0)
+                assert_int_equal(rows, rows_of[i]);
+            else
+                assert_true(rows > 1);
+        }
+        assert_string_equal(at, "");
+        test_cli_run_free(&run);
+    }
+}
+
 static void csv_input(void **unused)
 {
     (void)unused;
@@ -595,7 +656,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_numbers_and_bad_lines), cmocka_unit_test(fail_fast_stops),
-        cmocka_unit_test(line_numbers_count_up),
+        cmocka_unit_test(line_numbers_count_up), cmocka_unit_test(pending_rows_keep_their_order),
         cmocka_unit_test(csv_input),                  cmocka_unit_test(hostile_lines),
         cmocka_unit_test(rows_match_the_single_command), cmocka_unit_test(splitters),
         cmocka_unit_test(kept_plans_answer_as_the_whole_path), cmocka_unit_test(columns_select),
