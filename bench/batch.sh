@@ -8,7 +8,9 @@
 #      the same two columns (--columns time_us: line, time_us); the full
 #      rows (the single command's 28 columns, phases included) and JSON
 #      lines are measured too. Prints queries per CPU second (the median of
-#      TRIES runs of each, interleaved) and the ratio of the medians;
+#      TRIES runs of each, interleaved) and the ratio to awk, measured in
+#      pairs: each awk run between two batch runs, the median of the
+#      tries' ratios (see below);
 #   2. cold start: `collcalc allreduce --size 100MB --gpus 8 --link nvlink5`
 #      against a minimal C program (puts("x")), R runs each, interleaved
 #      (one of each in turn, so a drift of the machine hits both): the
@@ -18,8 +20,9 @@
 #   COLLCALC  the binary (default: build/collcalc; a Release or
 #             RelWithDebInfo build), N default 2000000, M default 10000000.
 #   RUNS=R    cold-start runs of each program (default 500).
-#   TRIES=T   throughput runs of each program, taken in turn (default 5):
-#             the figures are their medians, with the range.
+#   TRIES=T   tries (default 5): each runs awk between two batch runs,
+#             then the full rows and JSON lines; the figures are medians,
+#             with the range.
 #   PERF=1 bench/batch.sh ... also records a perf profile of the equivalent
 #   run and prints the top symbols.
 # Needs a C compiler (cc) for the timing harness; output goes to /dev/null.
@@ -176,33 +179,42 @@ qps() { # user sys -> queries per CPU second
 echo "collcalc: $collcalc ($("$collcalc" --version))"
 echo "machine: $(uname -m), $(nproc) CPUs; collcalc and mawk are single-threaded: q/s = queries per CPU second (user + system)"
 
-# Each throughput is the median of TRIES runs, the programs taken in turn
-# (batch, full rows, JSON lines, awk; then again), so a drift of the shared
-# machine hits them all alike; the ratio is of the medians.
-declare -a same_list csv_list jsonl_list awk_list
+# Each throughput is the median of TRIES runs. The ratio is measured in
+# pairs: each awk run is bracketed by two batch runs, right before and right
+# after it, and the try's ratio is awk's CPU time over the mean of the two;
+# the figure is the median of the tries' ratios. The shared machine's speed
+# drifts over seconds, by up to a third: a batch run taken seconds away
+# from the awk run it is compared with (as when the full-row runs stand
+# between them) would carry the drift into the ratio. The full rows and
+# JSON lines are measured in their own runs, after each pair.
+declare -a same_list csv_list jsonl_list awk_list ratio_list
 for ((try = 0; try < tries; try++)); do
-  read -r wall user sys rss < <(measure "$work/queries.txt" "$collcalc" batch - --columns time_us)
-  same_list+=("$(qps "$user" "$sys")")
+  read -r wall user_before sys_before rss < <(measure "$work/queries.txt" "$collcalc" batch - --columns time_us)
+  read -r wall awk_user awk_sys rss < <(measure "$work/queries.txt" "$awk_bin" -f "$work/ring.awk")
+  read -r wall user_after sys_after rss < <(measure "$work/queries.txt" "$collcalc" batch - --columns time_us)
+  same_list+=("$(qps "$user_before" "$sys_before")" "$(qps "$user_after" "$sys_after")")
+  awk_list+=("$(qps "$awk_user" "$awk_sys")")
+  ratio_list+=("$(echo "$awk_user $awk_sys $user_before $sys_before $user_after $sys_after" |
+    "$awk_bin" '{ printf "%.3f", ($1 + $2) / (($3 + $4 + $5 + $6) / 2) }')")
   read -r wall user sys rss < <(measure "$work/queries.txt" "$collcalc" batch -)
   csv_list+=("$(qps "$user" "$sys")")
   read -r wall user sys rss < <(measure "$work/queries.txt" "$collcalc" batch - --format jsonl)
   jsonl_list+=("$(qps "$user" "$sys")")
-  read -r wall user sys rss < <(measure "$work/queries.txt" "$awk_bin" -f "$work/ring.awk")
-  awk_list+=("$(qps "$user" "$sys")")
 done
 summary() { # q/s figures -> "median (min-max)"
   printf '%s\n' "$@" | sort -n | "$awk_bin" '{ v[NR] = $1 }
     END { printf "%9.0f q/s (%d runs: %.0f-%.0f)", v[int((NR + 1) / 2)], NR, v[1], v[NR] }'
 }
 median() { printf '%s\n' "$@" | sort -n | "$awk_bin" '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-same_qps=$(median "${same_list[@]}")
 csv_qps=$(median "${csv_list[@]}")
 awk_qps=$(median "${awk_list[@]}")
-ratio=$(echo "$same_qps $awk_qps" | "$awk_bin" '{ printf "%.2f", $1 / $2 }')
+ratio=$(median "${ratio_list[@]}")
+ratio_range=$(printf '%s\n' "${ratio_list[@]}" | sort -n | "$awk_bin" '{ v[NR] = $1 }
+  END { printf "%.2f-%.2f", v[1], v[NR] }')
 ratio_full=$(echo "$csv_qps $awk_qps" | "$awk_bin" '{ printf "%.2f", $1 / $2 }')
 row_bytes=$(head -n 1000 "$work/queries.txt" | "$collcalc" batch - | tail -n 1000 | wc -c |
   "$awk_bin" '{ printf "%.0f", $1 / 1000 }')
-printf 'throughput over %d ring all-reduce queries (queries per CPU second, median of %d runs each):\n' \
+printf 'throughput over %d ring all-reduce queries (queries per CPU second, medians; %d tries):\n' \
   "$n" "$tries"
 printf '  batch --columns time_us (line,time_us: what the %s script prints): %s\n' \
   "$awk_bin" "$(summary "${same_list[@]}")"
@@ -212,8 +224,8 @@ printf '  batch, full JSON lines:                                            %s\
   "$(summary "${jsonl_list[@]}")"
 printf '  %s, ring formula only:                                           %s\n' \
   "$awk_bin" "$(summary "${awk_list[@]}")"
-printf '  ratio to %s (of the medians): %sx with the same columns, %sx with full rows (targets: >= 3,000,000 q/s and >= 6x)\n' \
-  "$awk_bin" "$ratio" "$ratio_full"
+printf '  ratio to %s: %.2fx with the same columns (the median of %d paired tries: %s), %sx with full rows (of the medians) (targets: >= 3,000,000 q/s and >= 6x)\n' \
+  "$awk_bin" "$ratio" "$tries" "$ratio_range" "$ratio_full"
 
 "$work/stats" 5 "$collcalc" allreduce --size 100MB --gpus 8 --link nvlink5 </dev/null >/dev/null # warm the page cache
 read -r cold_ms minimal_ms cold < <("$work/stats" -alt "$runs" "$collcalc" allreduce --size 100MB \
