@@ -165,8 +165,7 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
         return nccl_answer(ctx, &query, &plan->cluster_spec, plan->explain, doc, format);
     collcalc_result results[COLLCALC_ALGO_COUNT];
     size_t count = 0, fastest = 0;
-    int code = report_cost(ctx, &plan->query, plan->rows, plan->row_count, size_bytes, results,
-                           &count, &fastest);
+    int code = collective_plan_results(ctx, plan, size_bytes, results, &count, &fastest);
     if (code != 0)
         return code;
 
