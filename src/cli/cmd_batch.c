@@ -67,6 +67,10 @@ typedef struct {
     const plan_slot *slot;
     long line_no;
     size_t first, count, fastest; /* its results: pending_results[first, first + count) */
+    /* what the row reads of the plan, taken when it is costed (its memory
+     * is at hand then) */
+    collcalc_bw_basis basis;
+    long layers, per_layer;
 } pending_row;
 
 typedef struct {
@@ -397,8 +401,9 @@ static void write_pending(batch_state *s)
     const column_selection *columns = plan_row_columns(s);
     for (size_t i = 0; i < s->pending_rows; i++) {
         const pending_row *row = &s->pending[i];
-        collective_write_rows(&row->slot->plan, s->pending_results + row->first, row->count,
-                              row->fastest, &s->out, s->format, columns, "line", row->line_no);
+        collective_write_rows(&row->slot->plan.query, row->basis, row->layers, row->per_layer,
+                              s->pending_results + row->first, row->count, row->fastest,
+                              &s->out, s->format, columns, "line", row->line_no);
     }
     s->pending_rows = s->pending_used = 0;
 }
@@ -430,6 +435,9 @@ static CLI_ALWAYS_INLINE bool answer_from_plan(batch_state *s, long line_no, con
         row->slot = slot;
         row->line_no = line_no;
         row->first = s->pending_used;
+        row->basis = slot->plan.cluster_spec.basis;
+        row->layers = slot->plan.layers;
+        row->per_layer = slot->plan.per_layer;
         if (collective_plan_results(line, &slot->plan, size_bytes,
                                     s->pending_results + row->first, &row->count,
                                     &row->fastest) != 0) {

@@ -201,7 +201,8 @@ CLI_FLATTEN int collective_plan_results(cli_context *ctx, const collective_plan 
                        out_count, out_fastest);
 }
 
-CLI_FLATTEN void collective_write_rows(const collective_plan *plan,
+CLI_FLATTEN void collective_write_rows(const collcalc_query *query, collcalc_bw_basis basis,
+                                       long layers, long per_layer,
                                        const collcalc_result *results, size_t count,
                                        size_t fastest, row_buffer *out, output_format format,
                                        const column_selection *selection, const char *lead,
@@ -209,8 +210,7 @@ CLI_FLATTEN void collective_write_rows(const collective_plan *plan,
 {
     for (size_t i = 0; i < count; i++) {
         result_view view;
-        report_result_view(&view, &plan->query, &results[i], plan->cluster_spec.basis,
-                           plan->layers, plan->per_layer, i == fastest);
+        report_result_view(&view, query, &results[i], basis, layers, per_layer, i == fastest);
         report_result_write(out, format, selection, &view, lead, lead_value);
     }
 }

@@ -91,12 +91,17 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
  * caller can cost several queries before it writes them: the results
  * (plan->row_count of them, the fastest's index), and those results
  * written straight as rows of the selected RESULT_SCHEMA columns, the
- * text rows_write prints for collective_answer's document.
+ * text rows_write prints for collective_answer's document. What the rows
+ * read of the plan besides (its basis, layers and per_layer; its query
+ * for the note column) is passed as values, which a caller takes when
+ * it costs: batch writes a row some lines later, when the plan's memory
+ * may have left the nearest cache.
  * collective_plan_results returns 0 or an exit code (after the message). */
 CLI_FLATTEN int collective_plan_results(cli_context *ctx, const collective_plan *plan,
                                         uint64_t size_bytes, collcalc_result *results,
                                         size_t *out_count, size_t *out_fastest);
-CLI_FLATTEN void collective_write_rows(const collective_plan *plan,
+CLI_FLATTEN void collective_write_rows(const collcalc_query *query, collcalc_bw_basis basis,
+                                       long layers, long per_layer,
                                        const collcalc_result *results, size_t count,
                                        size_t fastest, row_buffer *out, output_format format,
                                        const column_selection *selection, const char *lead,
