@@ -32,8 +32,7 @@ enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
  * every time. */
 enum { PLAN_SETS = 1024, PLAN_WAYS = 4, PLAN_KEY_MAX = 256 };
 typedef struct {
-    size_t key_length; /* 0: empty slot */
-    size_t head_length; /* the key is key[0, head_length) and the tail after it */
+    /* The key: kind, head, tail (its lengths are in the set's tags) */
     char key[PLAN_KEY_MAX];
     const command_spec *spec;
     collective_plan plan;
@@ -84,7 +83,9 @@ typedef struct {
     FILE *capture;               /* a line's own error message lands here */
     document *doc;               /* reused for every line (doc_reset) */
     plan_slot *plans;            /* PLAN_SETS x PLAN_WAYS */
-    uint64_t tags[PLAN_SETS][PLAN_WAYS]; /* the slots' hashes: looked up without touching them */
+    /* The slots' tags (tag_of their keys; 0: an empty slot): what picks a
+     * set's way, found without touching the slots, a set in 32 bytes */
+    uint64_t tags[PLAN_SETS][PLAN_WAYS];
     unsigned char next_way[PLAN_SETS]; /* the way a set replaces next */
     bool line_args_set; /* line->args hold the last parsed line's options */
     /* --columns, parsed for each model's results (ok: the list names
@@ -297,6 +298,17 @@ static size_t set_of(const plan_key *key)
     return (size_t)((key->hash ^ (key->hash >> 32)) % PLAN_SETS);
 }
 
+/* A key's tag in its set: its hash's high half and its two lengths in one
+ * word, so that the compare that picks a way checks the lengths too, and
+ * the slot it reads next is asked for at once with the plan behind it
+ * (a slot's first line read only to check the lengths was a wait of its
+ * own: a thousand kept plans do not stay in the nearest caches). */
+static uint64_t tag_of(const plan_key *key)
+{
+    return (key->hash >> 32) | (uint64_t)key->length << 32 | (uint64_t)key->head_length << 48;
+}
+_Static_assert(PLAN_KEY_MAX < 65536, "a key's lengths fit the tag's 16-bit fields");
+
 /* The plan kept for the key, or NULL. */
 static CLI_ALWAYS_INLINE const plan_slot *find_plan(const batch_state *s, const plan_key *key)
 {
@@ -305,12 +317,12 @@ static CLI_ALWAYS_INLINE const plan_slot *find_plan(const batch_state *s, const 
     size_t set = set_of(key);
     /* The ways whose tag matches, found without a branch per way. */
     unsigned match = 0;
+    uint64_t tag = tag_of(key);
     for (unsigned w = 0; w < PLAN_WAYS; w++)
-        match |= (unsigned)(s->tags[set][w] == key->hash) << w;
+        match |= (unsigned)(s->tags[set][w] == tag) << w;
     for (; match != 0; match &= match - 1) {
         const plan_slot *slot = &s->plans[set * PLAN_WAYS + (size_t)__builtin_ctz(match)];
-        if (slot->key_length == key->length && slot->head_length == key->head_length &&
-            slot->key[0] == key->kind && memcmp(slot->key + 1, key->head, key->head_length) == 0 &&
+        if (slot->key[0] == key->kind && memcmp(slot->key + 1, key->head, key->head_length) == 0 &&
             memcmp(slot->key + 1 + key->head_length, key->tail, key->tail_length) == 0)
             return slot;
     }
@@ -328,13 +340,11 @@ static void keep_plan(batch_state *s, const plan_key *key, const command_spec *s
         return;
     size_t set = set_of(key);
     plan_slot *slot = &s->plans[set * PLAN_WAYS + s->next_way[set]];
-    s->tags[set][s->next_way[set]] = key->hash;
+    s->tags[set][s->next_way[set]] = tag_of(key);
     s->next_way[set] = (unsigned char)((s->next_way[set] + 1) % PLAN_WAYS);
     slot->key[0] = key->kind;
     memcpy(slot->key + 1, key->head, key->head_length);
     memcpy(slot->key + 1 + key->head_length, key->tail, key->tail_length);
-    slot->key_length = key->length;
-    slot->head_length = key->head_length;
     slot->spec = spec;
     slot->plan = *plan;
 }
