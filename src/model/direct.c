@@ -23,7 +23,7 @@ void build_centralized(build_ctx *ctx)
          * bandwidth for the root's (p-1) S; the smallest decides. */
         const collcalc_cluster *cluster = &ctx->query->cluster;
         double b = cluster->inter.bw_GBps, remote = (double)(p - ctx->g);
-        int node0_nics = nics_driven(cluster, ctx->npg, ctx->g);
+        int node0_nics = nics_driven(cluster, ctx->g);
         double via_node0 = node0_nics * b * (double)(p - 1) / remote;
         root_port.alpha_us = cluster->inter.alpha_us > cluster->intra.alpha_us || ctx->g == 1
                                  ? cluster->inter.alpha_us
@@ -43,7 +43,7 @@ void build_centralized(build_ctx *ctx)
         }
         if (ctx->last < ctx->g) {
             /* the partial last node's GPUs send through the NICs they drive */
-            int last_nics = nics_driven(cluster, ctx->npg, ctx->last);
+            int last_nics = nics_driven(cluster, ctx->last);
             double via_last = last_nics * b * (double)(p - 1) / (double)ctx->last;
             if (via_last < root_port.bw_GBps) {
                 root_port.kind = COLLCALC_HOP_ROOT_REMOTE_NICS;

@@ -313,7 +313,6 @@ static collcalc_status evaluate_row(const collcalc_query *query, uint64_t size_b
     ctx.g = cluster->gpus_per_node < ctx.p ? cluster->gpus_per_node : ctx.p;
     ctx.nodes = (ctx.p + ctx.g - 1) / ctx.g;
     ctx.last = ctx.p - (ctx.nodes - 1) * ctx.g;
-    ctx.npg = cluster->nics_per_gpu > 0 ? cluster->nics_per_gpu : 1;
     ctx.size = (double)size_bytes;
     r->op = query->op;
     r->algo = entry->algo;

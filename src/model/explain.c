@@ -55,11 +55,6 @@ static const char *plural(long n)
     return n == 1 ? "" : "s";
 }
 
-static int npg_of(const collcalc_cluster *c)
-{
-    return c->nics_per_gpu > 0 ? c->nics_per_gpu : 1;
-}
-
 static void explain_nic_shared(text *t, const collcalc_cluster *c, const collcalc_result *r,
                                const collcalc_phase *ph)
 {
@@ -89,7 +84,7 @@ static void explain_nics_limited(text *t, const collcalc_cluster *c, const collc
             gpus == 1 ? "s" : "", ph->nics, c->nics_per_node);
     else
         put(t, "; %d GPU%s per node drive%s %d of its %d NICs (%d per GPU)", gpus, plural(gpus),
-            gpus == 1 ? "s" : "", ph->nics, c->nics_per_node, npg_of(c));
+            gpus == 1 ? "s" : "", ph->nics, c->nics_per_node, nics_per_gpu_of(c));
 }
 
 static void explain_flat_ring(text *t, const collcalc_cluster *c, const collcalc_result *r,
@@ -282,14 +277,14 @@ size_t collcalc_result_explain(const collcalc_query *query, const collcalc_resul
                 "The busiest GPU is in the last node, which holds %d: %ld of its %ld peers are in "
                 "other nodes, so %ld/%ld of its traffic crosses the network, where one GPU cannot "
                 "use more than %d NIC%s.",
-                r->gpus_in_last_node, remote, peers, remote, peers, npg_of(&query->cluster),
-                plural(npg_of(&query->cluster)));
+                r->gpus_in_last_node, remote, peers, remote, peers, nics_per_gpu_of(&query->cluster),
+                plural(nics_per_gpu_of(&query->cluster)));
         else
             put(&t,
                 "%ld of %ld peers are in other nodes: %ld/%ld of the traffic crosses the network, "
                 "where one GPU cannot use more than %d NIC%s.",
-                remote, peers, remote, peers, npg_of(&query->cluster),
-                plural(npg_of(&query->cluster)));
+                remote, peers, remote, peers, nics_per_gpu_of(&query->cluster),
+                plural(nics_per_gpu_of(&query->cluster)));
     }
     if (facts & COLLCALC_FACT_HIERARCHICAL) {
         separate(&t, 0, " ");

@@ -28,13 +28,13 @@ static double min_double(double a, double b)
     return a < b ? a : b;
 }
 
-int nics_driven(const collcalc_cluster *cluster, int npg, int gpus_in_node)
+int nics_driven(const collcalc_cluster *cluster, int gpus_in_node)
 {
     /* One NIC per GPU unless the cluster says a GPU drives several: a GPU's
      * traffic cannot be spread over more NICs than it drives (NVIDIA,
      * nccl-tests#267), and a node has only K. */
     long k = cluster->nics_per_node;
-    long by_gpus = (long)gpus_in_node * npg;
+    long by_gpus = (long)gpus_in_node * nics_per_gpu_of(cluster);
     return (int)(k < by_gpus ? k : by_gpus);
 }
 
@@ -49,7 +49,7 @@ hop hop_intra(const build_ctx *ctx)
 hop hop_inter_node(const build_ctx *ctx, int gpus_in_node)
 {
     const collcalc_cluster *cluster = &ctx->query->cluster;
-    int nics = nics_driven(cluster, ctx->npg, gpus_in_node);
+    int nics = nics_driven(cluster, gpus_in_node);
     /* nics <= gpus_in_node x nics_per_gpu, so the share is at most nics_per_gpu */
     hop h = {.scope = COLLCALC_SCOPE_INTER, .kind = COLLCALC_HOP_NIC_SHARED,
              .alpha_us = cluster->inter.alpha_us,
@@ -79,7 +79,7 @@ hop hop_inter_all_gpus(const build_ctx *ctx)
 hop hop_inter_one_gpu(const build_ctx *ctx)
 {
     const collcalc_cluster *cluster = &ctx->query->cluster;
-    int nics = nics_driven(cluster, ctx->npg, 1);
+    int nics = nics_driven(cluster, 1);
     hop h = {.scope = COLLCALC_SCOPE_INTER, .kind = COLLCALC_HOP_NIC_ONE_GPU,
              .alpha_us = cluster->inter.alpha_us, .bw_GBps = cluster->inter.bw_GBps * nics,
              .link = &cluster->inter.name, .nics = nics, .sharing_gpus = 1};
@@ -91,10 +91,10 @@ hop hop_ring(const build_ctx *ctx)
     if (ctx->nodes == 1)
         return hop_intra(ctx);
     const collcalc_cluster *cluster = &ctx->query->cluster;
-    int nics = nics_driven(cluster, ctx->npg, ctx->g);
+    int nics = nics_driven(cluster, ctx->g);
     int node_gpus = ctx->g;
     if (ctx->last < ctx->g) {
-        int last_nics = nics_driven(cluster, ctx->npg, ctx->last);
+        int last_nics = nics_driven(cluster, ctx->last);
         if (last_nics < nics) {
             nics = last_nics;
             node_gpus = ctx->last;

@@ -21,7 +21,6 @@ typedef struct {
     int nodes;     /* ceil(p / g) */
     int g;         /* GPUs per node, clipped to p */
     int last;      /* GPUs in the last node */
-    int npg;       /* NICs one GPU drives (nics_per_gpu, 0 read as 1) */
     double size;   /* S in bytes */
     int stage;     /* stage of the last phase added */
 } build_ctx;
@@ -51,9 +50,16 @@ typedef struct {
 
 #define STEP_LABELS(text) {text, text " (intra)", text " (inter)"}
 
+/* NICs one GPU drives: nics_per_gpu, 0 read as 1. */
+static inline int nics_per_gpu_of(const collcalc_cluster *cluster)
+{
+    return cluster->nics_per_gpu > 0 ? cluster->nics_per_gpu : 1;
+}
+
 /* NICs a node holding r GPUs drives (doc/MODEL.md §3): min(K, r x
- * nics_per_gpu). npg is nics_per_gpu with 0 read as 1. */
-int nics_driven(const collcalc_cluster *cluster, int npg, int gpus_in_node);
+ * nics_per_gpu_of). Read only where a step crosses nodes: a one-node
+ * query does not touch the cluster's NIC fields. */
+int nics_driven(const collcalc_cluster *cluster, int gpus_in_node);
 
 /* A step inside one node over the intra link. */
 hop hop_intra(const build_ctx *ctx);
