@@ -189,9 +189,11 @@ echo "machine: $(uname -m), $(nproc) CPUs; collcalc and mawk are single-threaded
 # JSON lines are measured in their own runs, after each pair.
 declare -a same_list csv_list jsonl_list awk_list ratio_list
 for ((try = 0; try < tries; try++)); do
-  read -r wall user_before sys_before rss < <(measure "$work/queries.txt" "$collcalc" batch - --columns time_us)
+  read -r wall user_before sys_before rss < <(measure "$work/queries.txt" "$collcalc" batch - \
+    --columns time_us)
   read -r wall awk_user awk_sys rss < <(measure "$work/queries.txt" "$awk_bin" -f "$work/ring.awk")
-  read -r wall user_after sys_after rss < <(measure "$work/queries.txt" "$collcalc" batch - --columns time_us)
+  read -r wall user_after sys_after rss < <(measure "$work/queries.txt" "$collcalc" batch - \
+    --columns time_us)
   same_list+=("$(qps "$user_before" "$sys_before")" "$(qps "$user_after" "$sys_after")")
   awk_list+=("$(qps "$awk_user" "$awk_sys")")
   ratio_list+=("$(echo "$awk_user $awk_sys $user_before $sys_before $user_after $sys_after" |

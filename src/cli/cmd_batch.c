@@ -61,7 +61,8 @@ typedef struct {
  * handled, and at the end, so the rows keep the order of their lines (and
  * no kept plan a pending row reads is replaced meanwhile). */
 enum { PENDING_RESULTS = 16 };
-_Static_assert((int)PENDING_RESULTS >= (int)COLLCALC_ALGO_COUNT, "a plan's results fit the queue");
+_Static_assert((int)PENDING_RESULTS >= (int)COLLCALC_ALGO_COUNT,
+               "a plan's results fit the queue");
 typedef struct {
     const plan_slot *slot;
     long line_no;
@@ -421,8 +422,8 @@ static void write_pending(batch_state *s)
 /* A line answered from a kept plan: its size parsed, the plan costed.
  * False when the line must take the whole path instead (its size is bad:
  * the whole path says so in the single command's words). */
-static CLI_ALWAYS_INLINE bool answer_from_plan(batch_state *s, long line_no, const plan_slot *slot,
-                             const char *size_text)
+static CLI_ALWAYS_INLINE bool answer_from_plan(batch_state *s, long line_no,
+                                               const plan_slot *slot, const char *size_text)
 {
     uint64_t size_bytes;
     collcalc_diag diag;

@@ -277,8 +277,8 @@ size_t collcalc_result_explain(const collcalc_query *query, const collcalc_resul
                 "The busiest GPU is in the last node, which holds %d: %ld of its %ld peers are in "
                 "other nodes, so %ld/%ld of its traffic crosses the network, where one GPU cannot "
                 "use more than %d NIC%s.",
-                r->gpus_in_last_node, remote, peers, remote, peers, nics_per_gpu_of(&query->cluster),
-                plural(nics_per_gpu_of(&query->cluster)));
+                r->gpus_in_last_node, remote, peers, remote, peers,
+                nics_per_gpu_of(&query->cluster), plural(nics_per_gpu_of(&query->cluster)));
         else
             put(&t,
                 "%ld of %ld peers are in other nodes: %ld/%ld of the traffic crosses the network, "

@@ -140,14 +140,14 @@ static void pending_rows_keep_their_order(void **unused)
             snprintf(line, sizeof line, "# comment\n");
             rows_of[i] = 0;
         } else if (i % 17 == 0) { /* a new plan each time: the whole path */
-            snprintf(line, sizeof line, "allgather --size %dMB --gpus %d --link nvlink4 --algo ring\n",
-                     i, 2 + i);
+            snprintf(line, sizeof line,
+                     "allgather --size %dMB --gpus %d --link nvlink4 --algo ring\n", i, 2 + i);
         } else if (i % 5 == 0) { /* every algorithm: several rows a line */
             snprintf(line, sizeof line, "allreduce --size %dkB --gpus 8 --link nvlink5\n", i);
             rows_of[i] = -1;
         } else {
-            snprintf(line, sizeof line, "allreduce --size %dkB --gpus 8 --link nvlink5 --algo ring\n",
-                     i);
+            snprintf(line, sizeof line,
+                     "allreduce --size %dkB --gpus 8 --link nvlink5 --algo ring\n", i);
         }
         size_t n = strlen(line);
         memcpy(input + used, line, n);
