@@ -24,8 +24,8 @@ typedef struct {
 } number_cache;
 
 /* The text of the last row's lead value (batch's line number). The next
- * row's lead is most often one more: its digits are counted up in place
- * (a carry past a 9 now and then) instead of printed anew. */
+ * row's lead is most often one more: its last digit is counted up in place
+ * instead of the number printed anew (which a carry past a 9 still is). */
 typedef struct {
     long long value;
     size_t length; /* 0: none yet */
@@ -168,21 +168,7 @@ static void put_lead(row_buffer *b, long long value)
     lead->value = value;
     if (!next || !count_up_in_word(lead)) { /* a carry past a 9, or a new number */
         char text[sizeof lead->words] = {0};
-        if (next) {
-            memcpy(text, lead->words, sizeof text);
-            size_t i = lead->length;
-            while (i > 0 && text[i - 1] == '9')
-                text[--i] = '0';
-            if (i > 0) {
-                text[i - 1]++;
-            } else { /* 99..9 + 1: a 1 before the zeros */
-                memmove(text + 1, text, lead->length);
-                text[0] = '1';
-                lead->length++;
-            }
-        } else {
-            lead->length = number_format_integer(text, value);
-        }
+        lead->length = number_format_integer(text, value);
         memcpy(lead->words, text, sizeof text);
     }
     if (reserve(b, sizeof lead->words)) { /* fixed-size copies: no loop, no call */

@@ -54,6 +54,14 @@ static void line_numbers_and_bad_lines(void **unused)
     test_cli_run_free(&run);
 }
 
+/* Appends line to the input text at input + *used (kept NUL-terminated). */
+static void append_line(char *input, size_t *used, const char *line)
+{
+    size_t n = strlen(line);
+    memcpy(input + *used, line, n + 1);
+    *used += n;
+}
+
 /* Row line numbers are counted up from the last row's text (rows.c): across
  * 9/10, 99/100 and 999/1000, and after skipped lines (blanks, comments,
  * bad lines, some right before a new digit), in CSV and JSON lines. */
@@ -71,11 +79,8 @@ static void line_numbers_count_up(void **unused)
             line = i % 2 == 0 ? "# a comment\n" : "allreduce --size 1MB --gpus 0 --link nvlink5\n";
             answered[i] = false;
         }
-        size_t n = strlen(line);
-        memcpy(input + used, line, n);
-        used += n;
+        append_line(input, &used, line);
     }
-    input[used] = '\0';
     for (int format = 0; format < 2; format++) {
         test_cli_run run =
             batch(input, format == 0 ? "--columns time_us" : "--columns time_us --format jsonl");
@@ -149,11 +154,8 @@ static void pending_rows_keep_their_order(void **unused)
             snprintf(line, sizeof line,
                      "allreduce --size %dkB --gpus 8 --link nvlink5 --algo ring\n", i);
         }
-        size_t n = strlen(line);
-        memcpy(input + used, line, n);
-        used += n;
+        append_line(input, &used, line);
     }
-    input[used] = '\0';
     for (int fail_fast = 0; fail_fast < 2; fail_fast++) {
         test_cli_run run = batch(input, fail_fast ? "--columns time_us --fail-fast"
                                                   : "--columns time_us");
