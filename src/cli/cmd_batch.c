@@ -29,8 +29,11 @@ enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
  * oldest of a set replaced), so memory stays bounded; lines whose plan
  * queued a warning, NCCL-model lines, and lines that spell the size
  * another way are never kept and take the single command's whole path
- * every time. */
-enum { PLAN_SETS = 1024, PLAN_WAYS = 4, PLAN_KEY_MAX = 256 };
+ * every time. Eight ways: a set's tags fill one cache line, and a
+ * thousand plans in use at once (the benchmark's 1,023 GPU counts) all
+ * stay kept; with four ways a few sets overflowed, and their lines were
+ * planned again and again. */
+enum { PLAN_SETS = 512, PLAN_WAYS = 8, PLAN_KEY_MAX = 256 };
 typedef struct {
     /* The key: kind, head, tail (its lengths are in the set's tags) */
     char key[PLAN_KEY_MAX];
@@ -85,8 +88,9 @@ typedef struct {
     document *doc;               /* reused for every line (doc_reset) */
     plan_slot *plans;            /* PLAN_SETS x PLAN_WAYS */
     /* The slots' tags (tag_of their keys; 0: an empty slot): what picks a
-     * set's way, found without touching the slots, a set in 32 bytes */
-    uint64_t tags[PLAN_SETS][PLAN_WAYS];
+     * set's way, found without touching the slots, a set in one cache
+     * line */
+    _Alignas(64) uint64_t tags[PLAN_SETS][PLAN_WAYS];
     unsigned char next_way[PLAN_SETS]; /* the way a set replaces next */
     bool line_args_set; /* line->args hold the last parsed line's options */
     /* --columns, parsed for each model's results (ok: the list names
@@ -164,42 +168,76 @@ static void key_append(plan_key *key, const char *bytes, size_t n)
     key->length += n;
 }
 
-static uint64_t hash_mix(uint64_t hash, uint64_t chunk)
+/* The hash of a key is a sum of independent products, one per sixteen
+ * bytes: each block's two halves, one keyed by the block's place in the
+ * key, are multiplied to 128 bits and folded, and only the sum waits on
+ * the block before. (A chain of multiplies, each on the last one's
+ * result, took some 50 cycles for a benchmark line's 55 bytes, all of
+ * them before its plan could be looked up.) */
+__extension__ typedef unsigned __int128 hash_u128;
+
+static CLI_ALWAYS_INLINE uint64_t hash_fold(uint64_t a, uint64_t b)
 {
-    return (hash + chunk) * 0xFF51AFD7ED558CCDull;
+    hash_u128 product = (hash_u128)a * b;
+    return (uint64_t)product ^ (uint64_t)(product >> 64);
 }
 
-/* Eight bytes at a time where they are; the last 1..7 read as the piece's
- * last eight bytes shifted (or one by one when the piece is shorter). */
-static uint64_t hash_piece(uint64_t hash, const char *bytes, size_t n)
+static CLI_ALWAYS_INLINE uint64_t load8(const char *at)
 {
+    uint64_t word;
+    memcpy(&word, at, 8);
+    return word;
+}
+
+static CLI_ALWAYS_INLINE uint64_t load4(const char *at)
+{
+    uint32_t word;
+    memcpy(&word, at, 4);
+    return word;
+}
+
+static const uint64_t HASH_PLACE = 0xA0761D6478BD642Full, HASH_HALF = 0xE7037ED1A0B428DBull;
+
+/* A block of the key: the two halves, the first keyed by its place
+ * (*place, stepped for each block). */
+static CLI_ALWAYS_INLINE uint64_t hash_block(uint64_t first, uint64_t second, uint64_t *place)
+{
+    *place += HASH_PLACE;
+    return hash_fold(first ^ *place, second ^ HASH_HALF);
+}
+
+/* Sixteen bytes at a time where they are; the last 1..16 as one more
+ * block, read as the piece's last sixteen bytes when it has as many (the
+ * overlap read twice), else as two overlapping words of the piece's first
+ * and last bytes. The piece's length is the caller's to mix in. */
+static CLI_ALWAYS_INLINE uint64_t hash_piece(const char *bytes, size_t n, uint64_t *place)
+{
+    uint64_t sum = 0;
     size_t k = 0;
-    uint64_t chunk;
-    for (; k + 8 <= n; k += 8) {
-        memcpy(&chunk, bytes + k, 8);
-        hash = hash_mix(hash, chunk);
-    }
-    if (k < n) {
-        chunk = 0;
-        if (n >= 8) {
-            memcpy(&chunk, bytes + n - 8, 8);
-            chunk >>= 8 * (8 - (n - k));
-        } else {
-            for (size_t i = k; i < n; i++)
-                chunk |= (uint64_t)(unsigned char)bytes[i] << (8 * (i - k));
-        }
-        hash = hash_mix(hash, chunk);
-    }
-    return hash_mix(hash, n);
+    for (; k + 16 < n; k += 16)
+        sum += hash_block(load8(bytes + k), load8(bytes + k + 8), place);
+    if (n >= 16)
+        return sum + hash_block(load8(bytes + n - 16), load8(bytes + n - 8), place);
+    if (n >= 8)
+        return hash_block(load8(bytes), load8(bytes + n - 8), place);
+    if (n >= 4)
+        return hash_block(load4(bytes), load4(bytes + n - 4), place);
+    if (n > 0)
+        return hash_block((uint64_t)(unsigned char)bytes[0] << 16 |
+                              (uint64_t)(unsigned char)bytes[n / 2] << 8 |
+                              (unsigned char)bytes[n - 1],
+                          0, place);
+    return 0;
 }
 
 static CLI_ALWAYS_INLINE void key_hash(plan_key *key)
 {
-    uint64_t hash = hash_mix(0x9E3779B97F4A7C15ull, (unsigned char)key->kind);
-    hash = hash_piece(hash_piece(hash, key->head, key->head_length), key->tail, key->tail_length);
-    hash ^= hash >> 33;
-    hash *= 0xC4CEB9FE1A85EC53ull;
-    key->hash = hash ^ (hash >> 29);
+    uint64_t place = 0;
+    uint64_t sum = hash_piece(key->head, key->head_length, &place) +
+                   hash_piece(key->tail, key->tail_length, &place);
+    uint64_t shape = (uint64_t)(unsigned char)key->kind | (uint64_t)key->head_length << 8 |
+                     (uint64_t)key->tail_length << 24;
+    key->hash = hash_fold(sum ^ 0x9E3779B97F4A7C15ull, shape ^ 0x8EBC6AF09C88C6E3ull);
 }
 
 /* A line key's pieces copied into its text (before the line is split in
@@ -802,7 +840,10 @@ int cmd_batch(cli_context *ctx)
     if (in == NULL)
         return cli_data_error(ctx, path, "cannot open: %s", strerror(errno));
 
-    batch_state *s = calloc(1, sizeof *s);
+    /* (aligned for its tags: sizeof is a multiple of the alignment) */
+    batch_state *s = aligned_alloc(_Alignof(batch_state), sizeof *s);
+    if (s != NULL)
+        memset(s, 0, sizeof *s);
     cli_context *line = malloc(sizeof *line);
     batch_reader reader;
     bool ready = s != NULL && line != NULL && batch_reader_init(&reader, in);
