@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "batch_lines.h"
 #include "commands.h"
 #include "collcalc/units.h"
@@ -35,8 +39,8 @@ enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
  * planned again and again. */
 enum { PLAN_SETS = 512, PLAN_WAYS = 8, PLAN_KEY_MAX = 256 };
 typedef struct {
-    /* The key: kind, head, tail (its lengths are in the set's tags) */
-    char key[PLAN_KEY_MAX];
+    uint32_t key_shape; /* shape_of the key */
+    char key[PLAN_KEY_MAX]; /* kind, head, tail */
     const command_spec *spec;
     collective_plan plan;
 } plan_slot;
@@ -88,9 +92,9 @@ typedef struct {
     document *doc;               /* reused for every line (doc_reset) */
     plan_slot *plans;            /* PLAN_SETS x PLAN_WAYS */
     /* The slots' tags (tag_of their keys; 0: an empty slot): what picks a
-     * set's way, found without touching the slots, a set in one cache
-     * line */
-    _Alignas(64) uint64_t tags[PLAN_SETS][PLAN_WAYS];
+     * set's way, found without touching the slots, a set's eight in 32
+     * bytes compared at once */
+    _Alignas(64) uint32_t tags[PLAN_SETS][PLAN_WAYS];
     unsigned char next_way[PLAN_SETS]; /* the way a set replaces next */
     bool line_args_set; /* line->args hold the last parsed line's options */
     /* --columns, parsed for each model's results (ok: the list names
@@ -337,16 +341,38 @@ static size_t set_of(const plan_key *key)
     return (size_t)((key->hash ^ (key->hash >> 32)) % PLAN_SETS);
 }
 
-/* A key's tag in its set: its hash's high half and its two lengths in one
- * word, so that the compare that picks a way checks the lengths too, and
- * the slot it reads next is asked for at once with the plan behind it
- * (a slot's first line read only to check the lengths was a wait of its
- * own: a thousand kept plans do not stay in the nearest caches). */
-static uint64_t tag_of(const plan_key *key)
+/* A key's tag in its set: its hash's high half, never 0 (an empty slot). */
+static uint32_t tag_of(const plan_key *key)
 {
-    return (key->hash >> 32) | (uint64_t)key->length << 32 | (uint64_t)key->head_length << 48;
+    return (uint32_t)(key->hash >> 32) | 1u;
 }
-_Static_assert(PLAN_KEY_MAX < 65536, "a key's lengths fit the tag's 16-bit fields");
+
+/* A key's two lengths in one word, kept in its slot: compared at once. */
+static uint32_t shape_of(const plan_key *key)
+{
+    return (uint32_t)key->length | (uint32_t)key->head_length << 16;
+}
+_Static_assert(PLAN_KEY_MAX < 65536, "a key's lengths fit the shape's 16-bit fields");
+
+/* The ways of a set whose tag is tag, as bits (bit w: way w), found
+ * without a branch per way: the eight tags compared in two vector
+ * registers where there are (x86-64 always has SSE2). */
+static CLI_ALWAYS_INLINE unsigned matching_ways(const uint32_t *tags, uint32_t tag)
+{
+#if defined(__SSE2__)
+    __m128i wanted = _mm_set1_epi32((int)tag);
+    __m128i low = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)tags), wanted);
+    __m128i high = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(tags + 4)), wanted);
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(low)) |
+           (unsigned)_mm_movemask_ps(_mm_castsi128_ps(high)) << 4;
+#else
+    unsigned match = 0;
+    for (unsigned w = 0; w < PLAN_WAYS; w++)
+        match |= (unsigned)(tags[w] == tag) << w;
+    return match;
+#endif
+}
+_Static_assert(PLAN_WAYS == 8, "matching_ways compares eight tags");
 
 /* The plan kept for the key, or NULL. */
 static CLI_ALWAYS_INLINE const plan_slot *find_plan(const batch_state *s, const plan_key *key)
@@ -354,14 +380,12 @@ static CLI_ALWAYS_INLINE const plan_slot *find_plan(const batch_state *s, const 
     if (key->size_value == NULL || key->length == 0)
         return NULL;
     size_t set = set_of(key);
-    /* The ways whose tag matches, found without a branch per way. */
-    unsigned match = 0;
-    uint64_t tag = tag_of(key);
-    for (unsigned w = 0; w < PLAN_WAYS; w++)
-        match |= (unsigned)(s->tags[set][w] == tag) << w;
-    for (; match != 0; match &= match - 1) {
+    uint32_t shape = shape_of(key);
+    for (unsigned match = matching_ways(s->tags[set], tag_of(key)); match != 0;
+         match &= match - 1) {
         const plan_slot *slot = &s->plans[set * PLAN_WAYS + (size_t)__builtin_ctz(match)];
-        if (slot->key[0] == key->kind && memcmp(slot->key + 1, key->head, key->head_length) == 0 &&
+        if (slot->key_shape == shape && slot->key[0] == key->kind &&
+            memcmp(slot->key + 1, key->head, key->head_length) == 0 &&
             memcmp(slot->key + 1 + key->head_length, key->tail, key->tail_length) == 0)
             return slot;
     }
@@ -381,6 +405,7 @@ static void keep_plan(batch_state *s, const plan_key *key, const command_spec *s
     plan_slot *slot = &s->plans[set * PLAN_WAYS + s->next_way[set]];
     s->tags[set][s->next_way[set]] = tag_of(key);
     s->next_way[set] = (unsigned char)((s->next_way[set] + 1) % PLAN_WAYS);
+    slot->key_shape = shape_of(key);
     slot->key[0] = key->kind;
     memcpy(slot->key + 1, key->head, key->head_length);
     memcpy(slot->key + 1 + key->head_length, key->tail, key->tail_length);
