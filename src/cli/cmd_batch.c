@@ -33,9 +33,9 @@ enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
  * oldest of a set replaced), so memory stays bounded; lines whose plan
  * queued a warning, NCCL-model lines, and lines that spell the size
  * another way are never kept and take the single command's whole path
- * every time. Eight ways: a set's tags fill one cache line, and a
- * thousand plans in use at once (the benchmark's 1,023 GPU counts) all
- * stay kept; with four ways a few sets overflowed, and their lines were
+ * every time. Eight ways, their tags compared at once: a thousand plans
+ * in use at once (the benchmark's 1,023 GPU counts) all stay kept; with
+ * four ways (of 1,024 sets) a few sets overflowed, and their lines were
  * planned again and again. */
 enum { PLAN_SETS = 512, PLAN_WAYS = 8, PLAN_KEY_MAX = 256 };
 typedef struct {
