@@ -201,12 +201,12 @@ CLI_FLATTEN int collective_plan_results(cli_context *ctx, const collective_plan 
                        out_count, out_fastest);
 }
 
-CLI_FLATTEN void collective_write_rows(const collcalc_query *query, collcalc_bw_basis basis,
-                                       long layers, long per_layer,
-                                       const collcalc_result *results, size_t count,
-                                       size_t fastest, row_buffer *out, output_format format,
-                                       const column_selection *selection, const char *lead,
-                                       long long lead_value)
+void collective_write_rows(const collcalc_query *query, collcalc_bw_basis basis,
+                           long layers, long per_layer,
+                           const collcalc_result *results, size_t count,
+                           size_t fastest, row_buffer *out, output_format format,
+                           const column_selection *selection, const char *lead,
+                           long long lead_value)
 {
     for (size_t i = 0; i < count; i++) {
         result_view view;

@@ -100,12 +100,12 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
 CLI_FLATTEN int collective_plan_results(cli_context *ctx, const collective_plan *plan,
                                         uint64_t size_bytes, collcalc_result *results,
                                         size_t *out_count, size_t *out_fastest);
-CLI_FLATTEN void collective_write_rows(const collcalc_query *query, collcalc_bw_basis basis,
-                                       long layers, long per_layer,
-                                       const collcalc_result *results, size_t count,
-                                       size_t fastest, row_buffer *out, output_format format,
-                                       const column_selection *selection, const char *lead,
-                                       long long lead_value);
+void collective_write_rows(const collcalc_query *query, collcalc_bw_basis basis,
+                           long layers, long per_layer,
+                           const collcalc_result *results, size_t count,
+                           size_t fastest, row_buffer *out, output_format format,
+                           const column_selection *selection, const char *lead,
+                           long long lead_value);
 int cmd_batch(cli_context *ctx);
 int cmd_compare(cli_context *ctx);
 int cmd_sweep(cli_context *ctx);
