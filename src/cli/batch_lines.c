@@ -98,28 +98,45 @@ static void refill(batch_reader *r)
     }
 }
 
+/* Takes the line at r->start, ended by newline (NULL: the data's last
+ * line, without one), NUL-terminated. */
+static batch_line_status take_line(batch_reader *r, char *newline, bool plain, bool too_long,
+                                   char **out_text, size_t *out_length)
+{
+    char *from = r->buffer + r->start;
+    size_t length = newline != NULL ? (size_t)(newline - from) : r->end - r->start;
+    r->start += newline != NULL ? length + 1 : length;
+    r->line++;
+    if (too_long || length > BATCH_LINE_MAX)
+        return BATCH_LINE_TOO_LONG;
+    if (length > 0 && from[length - 1] == '\r')
+        length--;
+    from[length] = '\0';
+    *out_text = from;
+    *out_length = length;
+    r->plain = plain && newline != NULL; /* a last line without '\n' is checked */
+    return BATCH_LINE_OK;
+}
+
+bool batch_read_buffered_line(batch_reader *r, char **out_text, size_t *out_length)
+{
+    bool plain = false;
+    char *newline = find_newline(r->buffer + r->start, r->end - r->start, &plain);
+    if (newline == NULL || (size_t)(newline - (r->buffer + r->start)) > BATCH_LINE_MAX)
+        return false;
+    take_line(r, newline, plain, false, out_text, out_length);
+    return true;
+}
+
 batch_line_status batch_read_line(batch_reader *r, char **out_text, size_t *out_length)
 {
     bool too_long = false;
     for (;;) {
-        char *from = r->buffer + r->start;
         size_t available = r->end - r->start;
         bool plain = false;
-        char *newline = find_newline(from, available, &plain);
-        if (newline != NULL || ((r->eof || r->error) && available > 0)) {
-            size_t length = newline != NULL ? (size_t)(newline - from) : available;
-            r->start += newline != NULL ? length + 1 : length;
-            r->line++;
-            if (too_long || length > BATCH_LINE_MAX)
-                return BATCH_LINE_TOO_LONG;
-            if (length > 0 && from[length - 1] == '\r')
-                length--;
-            from[length] = '\0';
-            *out_text = from;
-            *out_length = length;
-            r->plain = plain && newline != NULL; /* a last line without '\n' is checked */
-            return BATCH_LINE_OK;
-        }
+        char *newline = find_newline(r->buffer + r->start, available, &plain);
+        if (newline != NULL || ((r->eof || r->error) && available > 0))
+            return take_line(r, newline, plain, too_long, out_text, out_length);
         if (r->error)
             return BATCH_LINE_READ_ERROR;
         if (r->eof)

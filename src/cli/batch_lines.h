@@ -33,9 +33,17 @@ typedef enum {
 bool batch_reader_init(batch_reader *reader, FILE *in);
 void batch_reader_free(batch_reader *reader);
 
-/* The next line; the text stays valid (and writable) until the next call.
+/* The next line; the text stays valid (and writable) until the next call
+ * (of this function: batch_read_buffered_line moves nothing).
  * A NUL is written after it. reader->plain is found on the way. */
 batch_line_status batch_read_line(batch_reader *reader, char **out_text, size_t *out_length);
+
+/* The next line when the buffer holds all of it (its '\n' too, and at
+ * most BATCH_LINE_MAX bytes), taken as batch_read_line takes it but
+ * without reading more input, so the lines returned before stay where
+ * they are, valid and writable, until the next batch_read_line. False,
+ * and nothing taken, otherwise (batch_read_line then reads it). */
+bool batch_read_buffered_line(batch_reader *reader, char **out_text, size_t *out_length);
 
 /* NULL when the line is fine, else why not ("a NUL byte at column 7",
  * "not valid UTF-8 at column 3"), written into buffer. For the lines the

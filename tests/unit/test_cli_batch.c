@@ -686,6 +686,49 @@ static void splitters(void **unused)
     assert_false(batch_looks_like_csv("allreduce --sizes 1MB,2MB", 25));
 }
 
+/* batch_read_buffered_line takes the lines the buffer holds whole and
+ * moves nothing: lines taken before stay readable; a last line without
+ * '\n' and a line longer than BATCH_LINE_MAX are left to batch_read_line
+ * (read_lines keys a few lines ahead this way, cmd_batch.c). */
+static void buffered_lines_stay_put(void **unused)
+{
+    (void)unused;
+    static char input[BATCH_LINE_MAX + 64];
+    size_t used = 0;
+    append_line(input, &used, "a\r\nbb\n");
+    memset(input + used, 'y', BATCH_LINE_MAX + 1);
+    used += BATCH_LINE_MAX + 1;
+    append_line(input, &used, "\nz\nccc");
+    FILE *in = fmemopen(input, used, "rb");
+    assert_non_null(in);
+    batch_reader reader;
+    assert_true(batch_reader_init(&reader, in));
+    char *first, *second, *line;
+    size_t got;
+    assert_int_equal(batch_read_line(&reader, &first, &got), BATCH_LINE_OK);
+    assert_string_equal(first, "a");
+    assert_true(batch_read_buffered_line(&reader, &second, &got));
+    assert_int_equal(got, 2);
+    assert_string_equal(second, "bb");
+    assert_int_equal(reader.line, 2);
+    assert_true(reader.plain);
+    assert_string_equal(first, "a"); /* still where it was */
+    assert_false(batch_read_buffered_line(&reader, &line, &got)); /* too long */
+    assert_int_equal(reader.line, 2);
+    assert_int_equal(batch_read_line(&reader, &line, &got), BATCH_LINE_TOO_LONG);
+    assert_int_equal(reader.line, 3);
+    assert_true(batch_read_buffered_line(&reader, &line, &got));
+    assert_string_equal(line, "z");
+    assert_false(batch_read_buffered_line(&reader, &line, &got)); /* no '\n' after it */
+    assert_int_equal(reader.line, 4);
+    assert_int_equal(batch_read_line(&reader, &line, &got), BATCH_LINE_OK);
+    assert_string_equal(line, "ccc");
+    assert_int_equal(reader.line, 5);
+    assert_int_equal(batch_read_line(&reader, &line, &got), BATCH_LINE_END);
+    batch_reader_free(&reader);
+    fclose(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -697,6 +740,7 @@ int main(void)
         cmocka_unit_test(kept_plans_answer_as_the_whole_path), cmocka_unit_test(columns_select),
         cmocka_unit_test(result_fields_are_the_schema),
         cmocka_unit_test(line_keys_answer_as_the_words),
+        cmocka_unit_test(buffered_lines_stay_put),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
