@@ -820,30 +820,32 @@ static bool run_read_line(batch_state *s, read_line *line, bool *first, bool fai
  * may be a CSV header), and in CSV input, one line at a time. */
 enum { LINE_GROUP = 4 };
 
+/* A line the reader has just taken: what it says of it, no key yet. */
+static void line_taken(read_line *line, const batch_reader *reader, batch_line_status status)
+{
+    line->status = status;
+    line->line_no = reader->line;
+    line->plain = reader->plain;
+    line->key_made = false;
+}
+
 static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
 {
     bool first = true;
     read_line group[LINE_GROUP];
     for (;;) {
         read_line *line = &group[0];
-        line->status = batch_read_line(reader, &line->text, &line->length);
-        if (line->status == BATCH_LINE_END)
+        batch_line_status status = batch_read_line(reader, &line->text, &line->length);
+        if (status == BATCH_LINE_END)
             return 0;
-        if (line->status == BATCH_LINE_READ_ERROR)
+        if (status == BATCH_LINE_READ_ERROR)
             return cli_data_error(s->ctx, s->shown, "read error");
-        line->line_no = reader->line;
-        line->plain = reader->plain;
-        line->key_made = false;
+        line_taken(line, reader, status);
         size_t count = 1;
         bool ahead = !first && !s->csv;
         while (ahead && count < LINE_GROUP &&
-               batch_read_buffered_line(reader, &group[count].text, &group[count].length)) {
-            line = &group[count++];
-            line->status = BATCH_LINE_OK;
-            line->line_no = reader->line;
-            line->plain = reader->plain;
-            line->key_made = false;
-        }
+               batch_read_buffered_line(reader, &group[count].text, &group[count].length))
+            line_taken(&group[count++], reader, BATCH_LINE_OK);
         for (size_t i = 0; ahead && i < count; i++) {
             line = &group[i];
             if (line->status != BATCH_LINE_OK || !line->plain)
