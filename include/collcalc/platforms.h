@@ -31,8 +31,14 @@ typedef enum {
     COLLCALC_GPU_ARCH_SM80 = 80,  /* Ampere A100 */
     COLLCALC_GPU_ARCH_SM86 = 86,  /* Ampere A10, A40, RTX 30xx */
     COLLCALC_GPU_ARCH_SM89 = 89,  /* Ada L4, L40S, RTX 40xx */
-    COLLCALC_GPU_ARCH_SM90 = 90,  /* Hopper H100, H200, H800 */
-    COLLCALC_GPU_ARCH_SM100 = 100 /* Blackwell B200, GB200 */
+    COLLCALC_GPU_ARCH_SM90 = 90,   /* Hopper H100, H200, H800, H20 */
+    COLLCALC_GPU_ARCH_SM100 = 100, /* Blackwell B200, GB200 */
+    COLLCALC_GPU_ARCH_SM103 = 103, /* Blackwell Ultra B300, GB300 */
+    COLLCALC_GPU_ARCH_SM120 = 120, /* Blackwell RTX PRO 6000, RTX 50xx */
+    /* AMD Instinct GPUs (RCCL), by LLVM target: outside the SM numbers, so
+     * read them through collcalc_gpu_arch_nccl_sm, never as an SM. */
+    COLLCALC_GPU_ARCH_GFX942 = 942, /* CDNA3 MI300X, MI325X */
+    COLLCALC_GPU_ARCH_GFX950 = 950  /* CDNA4 MI350X, MI355X */
 } collcalc_gpu_arch;
 
 /* The host CPU's vendor (NCCL's PCI/SHM latencies depend on it). */
@@ -57,6 +63,18 @@ typedef enum {
 /* Stable lowercase names used in JSON and output: "sm90", "intel", "efa";
  * "unknown" for UNKNOWN or a value outside the enum. Static, never NULL. */
 const char *collcalc_gpu_arch_name(collcalc_gpu_arch arch);
+
+/* True for the AMD architectures (gfx942, gfx950): the collectives run on
+ * RCCL, not NCCL (data/README.md says what of RCCL is modelled). */
+bool collcalc_gpu_arch_is_amd(collcalc_gpu_arch arch);
+
+/* The SM number whose rows of NCCL's tuning tables the model reads for
+ * arch: the SM itself for NVIDIA GPUs (sm103 and sm120 read the Blackwell
+ * rows as NCCL does for any SM >= 100); for AMD, whose RCCL tuning tables
+ * are not modelled, the NVIDIA generation of the same years: gfx942 (CDNA3,
+ * 2023) -> 90 (Hopper), gfx950 (CDNA4, 2025) -> 100 (Blackwell). 0 for
+ * UNKNOWN or a value outside the enum. */
+int collcalc_gpu_arch_nccl_sm(collcalc_gpu_arch arch);
 const char *collcalc_cpu_vendor_name(collcalc_cpu_vendor vendor);
 const char *collcalc_transport_name(collcalc_transport transport);
 

@@ -337,7 +337,7 @@ collcalc_status collcalc_nccl_hardware_from_platform(const collcalc_platform *pl
                                   "platform '%s': link '%s' or '%s' is not in the link table",
                                   platform->name, platform->intra_link, platform->inter_link);
     collcalc_nccl_hardware_init(out);
-    out->sm = (int)platform->gpu_arch;
+    out->sm = collcalc_gpu_arch_nccl_sm(platform->gpu_arch);
     switch (platform->cpu_vendor) {
     case COLLCALC_CPU_VENDOR_INTEL: out->cpu = COLLCALC_NCCL_CPU_INTEL; break;
     case COLLCALC_CPU_VENDOR_AMD: out->cpu = COLLCALC_NCCL_CPU_AMD; break;

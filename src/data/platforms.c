@@ -19,7 +19,7 @@
  *         "nvls": true,                            needs an NVSwitch (nvswitch) on an NVLink
  *                                                  intra_link, and sm90+ when gpu_arch is known
  *         "sharp": false,
- *         "gpu_arch": "sm90",                      optional: unknown | sm70 .. sm100
+ *         "gpu_arch": "sm90",                      optional: unknown | sm70 .. sm120 | gfx942 | gfx950
  *         "cpu_vendor": "intel",                   optional: unknown | intel | amd | arm
  *         "transport": "ib",                       optional: unknown | ib | roce | efa | tcpx |
  *                                                  tcpxo | socket
@@ -114,12 +114,13 @@ static const collcalc_json_key source_keys[] = {
 
 /* Words of the typed keys, in enum order (index = enum value, except
  * gpu_arch whose values are SM numbers). */
-static const char *const arch_words[] = {"unknown", "sm70", "sm75", "sm80",
-                                         "sm86",    "sm89", "sm90", "sm100"};
+static const char *const arch_words[] = {"unknown", "sm70",  "sm75",  "sm80",   "sm86",  "sm89",
+                                         "sm90",    "sm100", "sm103", "sm120", "gfx942", "gfx950"};
 static const collcalc_gpu_arch arch_values[] = {
-    COLLCALC_GPU_ARCH_UNKNOWN, COLLCALC_GPU_ARCH_SM70, COLLCALC_GPU_ARCH_SM75, COLLCALC_GPU_ARCH_SM80,
-    COLLCALC_GPU_ARCH_SM86, COLLCALC_GPU_ARCH_SM89, COLLCALC_GPU_ARCH_SM90,
-    COLLCALC_GPU_ARCH_SM100};
+    COLLCALC_GPU_ARCH_UNKNOWN, COLLCALC_GPU_ARCH_SM70,   COLLCALC_GPU_ARCH_SM75,
+    COLLCALC_GPU_ARCH_SM80,    COLLCALC_GPU_ARCH_SM86,   COLLCALC_GPU_ARCH_SM89,
+    COLLCALC_GPU_ARCH_SM90,    COLLCALC_GPU_ARCH_SM100,  COLLCALC_GPU_ARCH_SM103,
+    COLLCALC_GPU_ARCH_SM120,   COLLCALC_GPU_ARCH_GFX942, COLLCALC_GPU_ARCH_GFX950};
 static const char *const cpu_words[] = {"unknown", "intel", "amd", "arm"};
 static const char *const transport_words[] = {"unknown", "ib",   "roce",  "efa",
                                               "tcpx",    "tcpxo", "socket"};
@@ -497,6 +498,25 @@ const char *collcalc_gpu_arch_name(collcalc_gpu_arch arch)
         if (arch_values[i] == arch)
             return arch_words[i];
     return "unknown";
+}
+
+bool collcalc_gpu_arch_is_amd(collcalc_gpu_arch arch)
+{
+    return arch == COLLCALC_GPU_ARCH_GFX942 || arch == COLLCALC_GPU_ARCH_GFX950;
+}
+
+int collcalc_gpu_arch_nccl_sm(collcalc_gpu_arch arch)
+{
+    switch (arch) {
+    case COLLCALC_GPU_ARCH_GFX942: return 90;
+    case COLLCALC_GPU_ARCH_GFX950: return 100;
+    case COLLCALC_GPU_ARCH_UNKNOWN: return 0;
+    default: break;
+    }
+    for (size_t i = 0; i < COUNT_OF(arch_values); i++)
+        if (arch_values[i] == arch)
+            return (int)arch;
+    return 0;
 }
 
 const char *collcalc_cpu_vendor_name(collcalc_cpu_vendor vendor)

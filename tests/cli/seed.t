@@ -28,14 +28,19 @@ link            tier        class      per-dir     headline  headline counts    
 hbm2e           on-package  memory  2,039 GB/s   2,039 GB/s  single-figure          -  HBM2e on A100 SXM4 80GB: 2,039 GB/s shared by reads and writes
 hbm3            on-package  memory  3,350 GB/s   3,350 GB/s  single-figure          -  HBM3 on H100 SXM 80GB: 3,350 GB/s shared by reads and writes
 hbm3e           on-package  memory  4,800 GB/s   4,800 GB/s  single-figure          -  HBM3e on H200 SXM 141GB: 4,800 GB/s shared by reads and writes
-hbm3e-b200      on-package  memory  8,000 GB/s   8,000 GB/s  single-figure          -  HBM3e on B200 (and each GB200 GPU): 8,000 GB/s shared by reads and writes
+hbm3e-b200      on-package  memory  8,000 GB/s   8,000 GB/s  single-figure          -  HBM3e on B200 and B300 (and each GB200/GB300 GPU): 8,000 GB/s shared by reads and writes
 nv-hbi          on-package  memory  5,000 GB/s  10,000 GB/s  both-directions        -  NV-HBI die-to-die link joining the two B200 dies into one GPU: 10 TB/s headline
+hbm3-mi300x     on-package  memory  5,300 GB/s   5,300 GB/s  single-figure          -  HBM3 on AMD Instinct MI300X: 5,300 GB/s shared by reads and writes
+hbm3-h20        on-package  memory  4,000 GB/s   4,000 GB/s  single-figure          -  HBM3 on NVIDIA H20: 4,000 GB/s shared by reads and writes
+hbm3e-mi355x    on-package  memory  8,000 GB/s   8,000 GB/s  single-figure          -  HBM3E on AMD Instinct MI355X / MI350X: 8,000 GB/s shared by reads and writes
 nvlink2         scale-up    nvlink    150 GB/s     300 GB/s  both-directions  2.00 us  NVLink 2 (V100): 6 links x 50 GB/s bidirectional
 nvlink3         scale-up    nvlink    300 GB/s     600 GB/s  both-directions  2.00 us  NVLink 3 (A100): 12 links x 50 GB/s bidirectional
 nvlink4         scale-up    nvlink    450 GB/s     900 GB/s  both-directions  2.00 us  NVLink 4 (H100/H200 SXM): 18 links x 50 GB/s bidirectional
 nvlink4-h800    scale-up    nvlink    200 GB/s     400 GB/s  both-directions  2.00 us  NVLink 4 on the H800 export part: 8 links x 50 GB/s bidirectional
 nvlink-bridge2  scale-up    nvlink   50.0 GB/s     100 GB/s  both-directions  2.00 us  Workstation NVLink bridge (topo NV2): 2 links x 50 GB/s bidirectional, NVLink 3 rate assumed
 nvlink5         scale-up    nvlink    900 GB/s   1,800 GB/s  both-directions  2.00 us  NVLink 5 (B200/GB200): 18 links x 100 GB/s bidirectional
+xgmi-mi300x     scale-up    nvlink    448 GB/s     896 GB/s  both-directions  2.00 us  AMD Infinity Fabric (xGMI) on MI300X: 7 links x 128 GB/s bidirectional, one to each other GPU of an 8-GPU full mesh
+xgmi-mi355x     scale-up    nvlink    538 GB/s   1,075 GB/s  both-directions  2.00 us  AMD Infinity Fabric (xGMI) on MI355X / MI350X: 7 links x 153.6 GB/s bidirectional, one to each other GPU of an 8-GPU full mesh
 pcie3           host        pci      15.8 GB/s    16.0 GB/s  per-direction    5.70 us  PCIe 3.0 x16: 8 GT/s per lane, 128b/130b; 15.75 GB/s each way
 pcie4           host        pci      31.5 GB/s    32.0 GB/s  per-direction    5.70 us  PCIe 4.0 x16: 16 GT/s per lane, 128b/130b; 31.5 GB/s each way
 pcie5           host        pci      63.0 GB/s    64.0 GB/s  per-direction    5.70 us  PCIe 5.0 x16: 32 GT/s per lane, 128b/130b; 63 GB/s each way (CPU to GPU)

@@ -289,7 +289,7 @@ static void test_unknown_names_suggest(void **state)
                   "--link: unknown link 'nvlnk5' (did you mean nvlink5?); known: hbm2e, hbm3");
     spec = SPEC("platform=hgx-h10");
     resolve_fails(t, &spec, COLLCALC_ERR_NOT_FOUND,
-                  "--platform: unknown platform 'hgx-h10' (did you mean hgx-h100?); known: "
+                  "--platform: unknown platform 'hgx-h10' (did you mean hgx-h100 or hgx-h20?); known: "
                   "dgx-a100, hgx-a100-ndr200");
     spec = SPEC("gpus=16", "gpus-per-node=8", "intra=nvlink4", "inter=ib-nd");
     resolve_fails(t, &spec, COLLCALC_ERR_NOT_FOUND,

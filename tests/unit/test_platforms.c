@@ -78,6 +78,10 @@ typedef struct {
 #define SM89 COLLCALC_GPU_ARCH_SM89
 #define SM90 COLLCALC_GPU_ARCH_SM90
 #define SM100 COLLCALC_GPU_ARCH_SM100
+#define SM103 COLLCALC_GPU_ARCH_SM103
+#define SM120 COLLCALC_GPU_ARCH_SM120
+#define GFX942 COLLCALC_GPU_ARCH_GFX942
+#define GFX950 COLLCALC_GPU_ARCH_GFX950
 #define INTEL COLLCALC_CPU_VENDOR_INTEL
 #define AMD COLLCALC_CPU_VENDOR_AMD
 #define ARM COLLCALC_CPU_VENDOR_ARM
@@ -114,6 +118,18 @@ static const expected_platform expected_platforms[] = {
     {"azure-nd-a100-v4", "nd96asr-v4", 8, "nvlink3", "ib-hdr", 8, "", "pcie4", false, SM80, AMD, IB, 1, true, true, 12},
     {"azure-nd-h100-v5", "nd96isr-h100-v5", 8, "nvlink4", "ib-ndr", 8, "hbm3", "pcie5", true, SM90, INTEL, IB, 1, true, true, 18},
     {"azure-nd-h200-v5", "nd96isr-h200-v5", 8, "nvlink4", "ib-ndr", 8, "hbm3e", "pcie5", true, SM90, INTEL, IB, 1, true, true, 18},
+    /* The hardware of 2025-2026 (issue 20): Blackwell Ultra, H20, AMD on RCCL, PCIe boxes. */
+    {"hgx-b300", "dgx-b300", 8, "nvlink5", "ib-xdr", 8, "hbm3e-b200", "pcie6", true, SM103, INTEL, IB, 1, true, true, 18},
+    {"oci-b300", "bm.gpu.b300.8", 8, "nvlink5", "eth400", 16, "hbm3e-b200", "pcie6", true, SM103, INTEL, ROCE, 2, true, true, 18},
+    {"hgx-h20", "h20-8x", 8, "nvlink4", "ib-ndr", 8, "hbm3-h20", "pcie5", true, SM90, INTEL, IB, 1, true, true, 18},
+    {"gb300-nvl72", "nvl72-gb300", 72, "nvlink5", "ib-xdr", 72, "hbm3e-b200", "pcie6", true, SM103, ARM, IB, 1, true, true, 18},
+    {"oci-gb300-nvl72", "bm.gpu.gb300.4", 72, "nvlink5", "eth400", 144, "hbm3e-b200", "pcie6", true, SM103, ARM, ROCE, 2, true, true, 18},
+    {"gcp-a4x-max", "a4x-maxgpu-4g-metal", 72, "nvlink5", "eth400", 144, "hbm3e-b200", "pcie6", true, SM103, ARM, ROCE, 2, true, true, 18},
+    {"mi300x-8x", "amd-mi300x", 8, "xgmi-mi300x", "ib-ndr", 8, "hbm3-mi300x", "pcie5", false, GFX942, INTEL, IB, 1, true, false, 0},
+    {"mi355x-8x", "amd-mi355x", 8, "xgmi-mi355x", "eth400", 8, "hbm3e-mi355x", "pcie5", false, GFX950, AMD, ROCE, 1, true, false, 0},
+    {"oci-mi355x", "bm.gpu.mi355x.8", 8, "xgmi-mi355x", "eth400", 8, "hbm3e-mi355x", "pcie5", false, GFX950, AMD, ROCE, 1, true, false, 0},
+    {"rtx-pro6000-8x-pcie5", "rtxpro6000-8x", 8, "pcie5", "eth100", 1, "", "pcie5", false, SM120, AMD, SOCKET, 1, true, false, 0},
+    {"l40s-4x-pcie-socket", "r760xa-l40s", 4, "pcie4", "eth100", 1, "", "pcie4", false, SM89, INTEL, SOCKET, 1, false, false, 0},
 };
 
 #define EXPECTED_COUNT (sizeof expected_platforms / sizeof expected_platforms[0])
@@ -173,6 +189,69 @@ static void test_builtin_figures(void **state)
         /* The names resolve in the link table the platforms were checked against. */
         assert_non_null(collcalc_link_table_find(links, p->intra_link));
         assert_non_null(collcalc_link_table_find(links, p->inter_link));
+    }
+    collcalc_platform_table_free(table);
+}
+
+/* The new architectures: names round-trip, AMD is told apart, and the NCCL
+ * rows the model reads are the generation's (sm103/sm120 are Blackwell,
+ * gfx942 reads Hopper's rows, gfx950 Blackwell's). */
+static void test_gpu_arch_rows(void **state)
+{
+    (void)state;
+    assert_string_equal(collcalc_gpu_arch_name(COLLCALC_GPU_ARCH_SM103), "sm103");
+    assert_string_equal(collcalc_gpu_arch_name(COLLCALC_GPU_ARCH_SM120), "sm120");
+    assert_string_equal(collcalc_gpu_arch_name(COLLCALC_GPU_ARCH_GFX942), "gfx942");
+    assert_string_equal(collcalc_gpu_arch_name(COLLCALC_GPU_ARCH_GFX950), "gfx950");
+    assert_string_equal(collcalc_gpu_arch_name((collcalc_gpu_arch)91), "unknown");
+    assert_int_equal(collcalc_gpu_arch_nccl_sm(COLLCALC_GPU_ARCH_SM80), 80);
+    assert_int_equal(collcalc_gpu_arch_nccl_sm(COLLCALC_GPU_ARCH_SM103), 103);
+    assert_int_equal(collcalc_gpu_arch_nccl_sm(COLLCALC_GPU_ARCH_SM120), 120);
+    assert_int_equal(collcalc_gpu_arch_nccl_sm(COLLCALC_GPU_ARCH_GFX942), 90);
+    assert_int_equal(collcalc_gpu_arch_nccl_sm(COLLCALC_GPU_ARCH_GFX950), 100);
+    assert_int_equal(collcalc_gpu_arch_nccl_sm(COLLCALC_GPU_ARCH_UNKNOWN), 0);
+    assert_int_equal(collcalc_gpu_arch_nccl_sm((collcalc_gpu_arch)91), 0);
+    assert_true(collcalc_gpu_arch_is_amd(COLLCALC_GPU_ARCH_GFX942));
+    assert_true(collcalc_gpu_arch_is_amd(COLLCALC_GPU_ARCH_GFX950));
+    assert_false(collcalc_gpu_arch_is_amd(COLLCALC_GPU_ARCH_SM103));
+    assert_false(collcalc_gpu_arch_is_amd(COLLCALC_GPU_ARCH_UNKNOWN));
+}
+
+/* The AMD presets: an xGMI full mesh is NVLink-class without a switch (no
+ * NVLS), and every GPU name is one data/gpus.json keys. */
+static void test_new_hardware_presets(void **state)
+{
+    const collcalc_link_table *links = *state;
+    collcalc_platform_table *table = load_builtin(links);
+    static const char *const amd[] = {"mi300x-8x", "mi355x-8x", "oci-mi355x"};
+    for (size_t i = 0; i < sizeof amd / sizeof amd[0]; i++) {
+        const collcalc_platform *p = collcalc_platform_table_find(table, amd[i]);
+        assert_non_null(p);
+        assert_true(collcalc_gpu_arch_is_amd(p->gpu_arch));
+        assert_false(p->nvls);
+        assert_false(p->nvswitch);
+        const collcalc_link *xgmi = collcalc_link_table_find(links, p->intra_link);
+        assert_int_equal(xgmi->link_class, COLLCALC_LINK_CLASS_NVLINK);
+        /* 7 links to the 7 peers: per-link rate x 7 is the per-direction figure. */
+        assert_true(xgmi->bw_per_direction_GBps == (p->gpu_arch == COLLCALC_GPU_ARCH_GFX942
+                                                        ? 7 * 64.0
+                                                        : 7 * 76.8));
+    }
+    static const struct {
+        const char *platform, *gpu;
+    } names[] = {{"hgx-b300", "B300"},   {"gb300-nvl72", "GB300"},
+                 {"gcp-a4x-max", "GB300"}, {"mi300x-8x", "MI300X"},
+                 {"oci-mi355x", "MI355X"}, {"rtx-pro6000-8x-pcie5", "RTX PRO 6000 Blackwell"},
+                 {"hgx-h20", "H20"},     {"l40s-4x-pcie-socket", "L40S"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        assert_string_equal(collcalc_platform_table_find(table, names[i].platform)->gpu,
+                            names[i].gpu);
+    /* 800 Gb/s per GPU on B300 and GB300, however the ports are split. */
+    static const char *const b300[] = {"hgx-b300", "oci-b300", "gb300-nvl72", "oci-gb300-nvl72"};
+    for (size_t i = 0; i < sizeof b300 / sizeof b300[0]; i++) {
+        const collcalc_platform *p = collcalc_platform_table_find(table, b300[i]);
+        const collcalc_link *nic = collcalc_link_table_find(links, p->inter_link);
+        assert_true(p->nics_per_node * nic->bw_per_direction_GBps / p->gpus_per_node == 100.0);
     }
     collcalc_platform_table_free(table);
 }
@@ -532,8 +611,8 @@ static const bad_case bad_cases[] = {
      DOC(PLAT_WITH("8", "\"pcie4\"", "\"eth400\"", "1", "false") ", \"nvlink_links_per_gpu\": 4" END),
      "platforms[0].nvlink_links_per_gpu: 4 needs an NVLink intra_link ('pcie4' is class pci)"},
     {"unknown gpu_arch", DOC(PLAT("a") ", \"gpu_arch\": \"sm91\"" END),
-     "platforms[0].gpu_arch: must be one of unknown, sm70, sm75, sm80, sm86, sm89, sm90, sm100 "
-     "(got 'sm91')"},
+     "platforms[0].gpu_arch: must be one of unknown, sm70, sm75, sm80, sm86, sm89, sm90, sm100, "
+     "sm103, sm120, gfx942, gfx950 (got 'sm91')"},
     {"unknown transport", DOC(PLAT("a") ", \"transport\": \"ethernet\"" END),
      "platforms[0].transport: must be one of unknown, ib, roce, efa, tcpx, tcpxo, socket (got "
      "'ethernet')"},
@@ -706,6 +785,13 @@ static void test_guess_from_gpu_model(void **state)
         {"NVIDIA GB200", 4, "gb200-nvl72"}, /* 4 per host fit the 72-GPU domain */
         {"NVIDIA GeForce RTX 2080 Ti", 2, "rtx2080ti-2x-pcie3"},
         {"NVIDIA L40S", 8, "l40s-8x-pcie"},
+        {"NVIDIA B300 SXM6 AC", 8, "hgx-b300"},
+        {"NVIDIA GB300", 4, "gb300-nvl72"}, /* not hgx-b300: B300 inside a word */
+        {"AMD Instinct MI355X", 8, "mi355x-8x"},
+        {"AMD Instinct MI300X", 8, "mi300x-8x"},
+        {"NVIDIA RTX PRO 6000 Blackwell Server Edition", 8, "rtx-pro6000-8x-pcie5"},
+        {"NVIDIA H20", 8, "hgx-h20"},
+        {"NVIDIA H200", 8, "hgx-h200"}, /* H20 followed by a digit */
         {"NVIDIA H1000", 8, NULL}, /* H100 followed by a digit */
         {"NVIDIA GH100", 8, NULL}, /* H100 inside a word */
         {"Tesla V100-SXM2-32GB", 8, NULL}, /* no V100 preset */
@@ -735,6 +821,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_guess_from_gpu_model, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_builtin_figures, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_builtin_consistency, setup_links, teardown_links),
+        cmocka_unit_test(test_gpu_arch_rows),
+        cmocka_unit_test_setup_teardown(test_new_hardware_presets, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_cloud_network_totals, setup_links, teardown_links),
         cmocka_unit_test_setup_teardown(test_find_by_alias_and_case, setup_links,
                                         teardown_links),
