@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
+#include "machine.h"
+
+#ifdef MACHINE_SSE2
 #include <emmintrin.h>
-/* x86-64 always has SSE2: the scans below take sixteen bytes at a time. */
+/* x86-64 always has SSE2: the scans below take sixteen bytes at a time
+ * (machine.h; else eight at a time in a word, or one by one). */
 #define SIXTEEN_AT_A_TIME 1
 
 static __m128i load16(const void *at)

@@ -10,17 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "batch_lines.h"
 #include "commands.h"
 #include "collcalc/units.h"
+#include "machine.h"
 #include "messages.h"
 #include "nccl_view.h"
 #include "report.h"
 #include "rows.h"
+
+#ifdef MACHINE_SSE2
+#include <emmintrin.h>
+#endif
 
 enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
 
@@ -178,12 +179,10 @@ static void key_append(plan_key *key, const char *bytes, size_t n)
  * the block before. (A chain of multiplies, each on the last one's
  * result, took some 50 cycles for a benchmark line's 55 bytes, all of
  * them before its plan could be looked up.) */
-__extension__ typedef unsigned __int128 hash_u128;
-
 static CLI_ALWAYS_INLINE uint64_t hash_fold(uint64_t a, uint64_t b)
 {
-    hash_u128 product = (hash_u128)a * b;
-    return (uint64_t)product ^ (uint64_t)(product >> 64);
+    uint64_t high, low = machine_multiply_wide(a, b, &high);
+    return low ^ high;
 }
 
 static CLI_ALWAYS_INLINE uint64_t load8(const char *at)
@@ -356,10 +355,11 @@ _Static_assert(PLAN_KEY_MAX < 65536, "a key's lengths fit the shape's 16-bit fie
 
 /* The ways of a set whose tag is tag, as bits (bit w: way w), found
  * without a branch per way: the eight tags compared in two vector
- * registers where there are (x86-64 always has SSE2). */
+ * registers where there are (x86-64 always has SSE2), else one by one
+ * (machine.h: the same bits). */
 static CLI_ALWAYS_INLINE unsigned matching_ways(const uint32_t *tags, uint32_t tag)
 {
-#if defined(__SSE2__)
+#ifdef MACHINE_SSE2
     __m128i wanted = _mm_set1_epi32((int)tag);
     __m128i low = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)tags), wanted);
     __m128i high = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(tags + 4)), wanted);

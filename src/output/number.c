@@ -1,13 +1,15 @@
 /* The shortest decimal text that reads back to the same double, fast
  * (number.h). Exactly what the reference loop prints ("%.*g" for the
  * smallest precision 1..17 whose strtod() gives the value back), computed
- * in exact integer arithmetic (64 x 64 -> 128-bit products, the rest in
- * 64 bits) for the magnitudes collcalc prints (1e-6 .. 2^53, powers of
+ * in exact integer arithmetic (64 x 64 -> 128-bit products, machine.h;
+ * the rest in 64 bits) for the magnitudes collcalc prints (1e-6 .. 2^53, powers of
  * two aside);
  * anything else takes the reference loop itself.
  * tests/unit/test_cli_number.c and tests/fuzz/fuzz_number.c compare the
  * two. */
 #include "number.h"
+
+#include "machine.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -152,8 +154,6 @@ size_t number_format_reference(char *buffer, size_t size, double value)
     return length > 0 ? (size_t)length : 0;
 }
 
-__extension__ typedef unsigned __int128 u128;
-
 /* For s0 = 0 .. 22: 5^s0 << (lead - 1), lead putting its top bit at bit
  * 63 (half of the normalized 5^s0: the half-ulp below is a shift of it),
  * and the bit length of 10^s0 (s0 plus that of 5^s0). magnitude = m / 2^t
@@ -269,13 +269,12 @@ __attribute__((noinline)) static size_t put_whole(char *out, bool negative, uint
 }
 
 #ifdef DIGITS_IN_REGISTERS
-/* The sixteen bytes of a 128-bit word at out, as two 64-bit stores from
- * its halves: a 16-byte store of it would go through the stack, and its
- * reload could not be forwarded from the two stores that put it there
- * (a stall on every number, seen in a perf profile of batch). */
-static inline void put_16(char *out, u128 word)
+/* The sixteen bytes of the 128-bit word high:low at out, as two 64-bit
+ * stores from its halves: a 16-byte store of it would go through the
+ * stack, and its reload could not be forwarded from the two stores that
+ * put it there (a stall on every number, seen in a perf profile of batch). */
+static inline void put_16(char *out, uint64_t low, uint64_t high)
 {
-    uint64_t low = (uint64_t)word, high = (uint64_t)(word >> 64);
     memcpy(out, &low, 8);
     memcpy(out + 8, &high, 8);
 }
@@ -293,21 +292,21 @@ __attribute__((always_inline)) static inline size_t put_fixed(char *out, bool ne
 {
     uint64_t high = digits17 / 100000000; /* < 10^9 */
     uint32_t first = (uint32_t)high / 100000000;
-    u128 rest = (u128)digits8((uint32_t)high - first * 100000000) |
-                (u128)digits8((uint32_t)(digits17 - high * 100000000)) << 64;
+    uint64_t rest_low = digits8((uint32_t)high - first * 100000000);
+    uint64_t rest_high = digits8((uint32_t)(digits17 - high * 100000000));
     size_t at = negative ? 1 : 0, length;
     out[0] = '-';
     if (k >= 0) {
         out[at] = (char)('0' + first);
-        put_16(out + at + 1, rest);
+        put_16(out + at + 1, rest_low, rest_high);
         out[at + (size_t)k + 1] = '.';
-        rest >>= 8 * k; /* the digits after the point */
-        put_16(out + at + (size_t)k + 2, rest);
+        machine_shift_right_bytes(&rest_low, &rest_high, (unsigned)k); /* the digits after the point */
+        put_16(out + at + (size_t)k + 2, rest_low, rest_high);
         length = at + (size_t)p + 1;
     } else {
         memcpy(out + at, "0.000000", 8);
         out[at + (size_t)(1 - k)] = (char)('0' + first);
-        put_16(out + at + (size_t)(2 - k), rest);
+        put_16(out + at + (size_t)(2 - k), rest_low, rest_high);
         length = at + (size_t)(1 - k + p);
     }
     out[length] = '\0';
@@ -370,8 +369,8 @@ size_t number_format(char *buffer, size_t size, double value)
     int s0 = 16 - k; /* 1 .. 22 */
     uint64_t five_half = POW5_TOP[s0].five_half;
     int a = POW5_TOP[s0].length - t; /* 1 .. 5 */
-    u128 x = (u128)(m << a) * (five_half << 1);
-    uint64_t q17 = (uint64_t)(x >> 64), rem = (uint64_t)x; /* X's integer part, fraction 2^-64 */
+    uint64_t q17; /* X's integer part; rem its fraction, in 2^-64 */
+    uint64_t rem = machine_multiply_wide(m << a, five_half << 1, &q17);
     /* The read-back interval: X +- the half-ulp, 10^(16-k) / 2^(t+1) units
      * of X, which is five_half << a in 2^-64 units, a whole part (0 .. 11,
      * see below) and a fraction. strtod breaks ties to the even mantissa,
@@ -379,9 +378,8 @@ size_t number_format(char *buffer, size_t size, double value)
      * an odd one (the fraction is a nonzero multiple of 2^12: no borrow).
      * The integers in it are then q17 - below .. q17 + above, the carries
      * of rem -/+ the fraction deciding (below may be -1). */
-    u128 reach = (u128)five_half * (1ull << a); /* (a multiply: both words at once) */
-    uint64_t reach_whole = (uint64_t)(reach >> 64);
-    uint64_t reach_fraction = (uint64_t)reach - (m & 1);
+    uint64_t reach_whole; /* (a multiply: both words at once) */
+    uint64_t reach_fraction = machine_multiply_wide(five_half, 1ull << a, &reach_whole) - (m & 1);
     uint64_t above = reach_whole + (rem > ~reach_fraction);
     uint64_t below = reach_whole - (rem > reach_fraction);
     uint64_t span = below + above; /* one less than their count */
@@ -407,7 +405,8 @@ size_t number_format(char *buffer, size_t size, double value)
      * "Faster remainder by direct computation": exact for q17 < 2^57 with
      * 64 bits of fraction, 57 + 7 bits of 100), then its two digits. */
     uint64_t hundredths = q17 * (UINT64_MAX / 100 + 1);
-    uint64_t r15 = (uint64_t)(((u128)hundredths * 100) >> 64);
+    uint64_t r15;
+    machine_multiply_wide(hundredths, 100, &r15);
     uint64_t tens = (r15 * 103) >> 10; /* r15 / 10 (exact below 100); its parity is q17 / 10's */
     uint64_t r16 = r15 - 10 * tens;
     /* The odd bit or'ed in makes exactly half round up for an odd q17. */
