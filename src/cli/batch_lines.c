@@ -112,6 +112,11 @@ static batch_line_status take_line(batch_reader *r, char *newline, bool plain, b
     r->line++;
     if (too_long || length > BATCH_LINE_MAX)
         return BATCH_LINE_TOO_LONG;
+    if (r->line == 1 && length >= 3 && memcmp(from, "\xEF\xBB\xBF", 3) == 0) {
+        /* A UTF-8 byte order mark (a spreadsheet's CSV export) is not text. */
+        from += 3;
+        length -= 3;
+    }
     if (length > 0 && from[length - 1] == '\r')
         length--;
     from[length] = '\0';

@@ -24,7 +24,8 @@ typedef struct {
 } batch_reader;
 
 typedef enum {
-    BATCH_LINE_OK = 0,   /* *out_text[0..*out_length) is the line, without "\n" or "\r\n" */
+    BATCH_LINE_OK = 0,   /* *out_text[0..*out_length) is the line, without "\n" or "\r\n"
+                          * (nor, on line 1, a UTF-8 byte order mark) */
     BATCH_LINE_TOO_LONG, /* longer than BATCH_LINE_MAX: read to its end, dropped */
     BATCH_LINE_END,      /* no more lines */
     BATCH_LINE_READ_ERROR

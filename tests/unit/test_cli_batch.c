@@ -238,6 +238,33 @@ static void csv_input(void **unused)
     test_cli_run_free(&run);
 }
 
+/* A UTF-8 byte order mark before the first line (a spreadsheet's CSV
+ * export) is not part of the header or the query; elsewhere it is text. */
+static void byte_order_mark(void **unused)
+{
+    (void)unused;
+    test_cli_run run = batch("\xEF\xBB\xBFop,size,gpus,link\nallreduce,1MB,8,nvlink5\n", "");
+    assert_string_equal(run.err, "");
+    assert_int_equal(run.exit_code, 0);
+    assert_true(strncmp(run.out, "line,size_bytes,op,", 19) == 0);
+    assert_non_null(strstr(run.out, "\n2,1000000,allreduce,"));
+    test_cli_run_free(&run);
+
+    run = batch("\xEF\xBB\xBF" "allreduce --size 1MB --gpus 8 --link nvlink5 --algo ring\n",
+                "--format jsonl");
+    assert_string_equal(run.err, "");
+    assert_int_equal(run.exit_code, 0);
+    assert_true(strncmp(run.out, "{\"line\":1,\"size_bytes\":1000000,", 31) == 0);
+    test_cli_run_free(&run);
+
+    run = batch("allreduce --size 1MB --gpus 8 --link nvlink5 --algo ring\n"
+                "\xEF\xBB\xBF" "allreduce --size 1MB --gpus 8 --link nvlink5 --algo ring\n",
+                "--format jsonl");
+    assert_int_equal(run.exit_code, 1);
+    assert_int_equal(count_lines(run.out), 1);
+    test_cli_run_free(&run);
+}
+
 /* A 1 MB line, a NUL byte and invalid UTF-8 are errors for their line. */
 static void hostile_lines(void **unused)
 {
@@ -735,7 +762,7 @@ int main(void)
         cmocka_unit_test(line_numbers_and_bad_lines), cmocka_unit_test(fail_fast_stops),
         cmocka_unit_test(line_numbers_count_up), cmocka_unit_test(pending_rows_keep_their_order),
         cmocka_unit_test(replaced_plans_answer_as_the_whole_path),
-        cmocka_unit_test(csv_input),                  cmocka_unit_test(hostile_lines),
+        cmocka_unit_test(csv_input), cmocka_unit_test(byte_order_mark),                  cmocka_unit_test(hostile_lines),
         cmocka_unit_test(rows_match_the_single_command), cmocka_unit_test(splitters),
         cmocka_unit_test(kept_plans_answer_as_the_whole_path), cmocka_unit_test(columns_select),
         cmocka_unit_test(result_fields_are_the_schema),
