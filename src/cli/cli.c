@@ -549,9 +549,12 @@ static int run_command(const command_spec *spec, const char *word, int argc, cha
             accepted[n++] = *use;
     accepted[n] = (option_use){OPT_NONE, false, NULL};
     parse_error error;
-    if (!options_parse(accepted, argc, argv, &ctx.args, &error))
+    if (!options_parse(accepted, argc, argv, &ctx.args, &error)) {
+        options_free(&ctx.args);
         return cli_usage_error(&ctx, NULL, "%s", error.message);
+    }
     if (arg_given(&ctx.args, OPT_HELP)) {
+        options_free(&ctx.args);
         help_print(out, spec);
         return finish_plain(out, err);
     }
@@ -560,6 +563,7 @@ static int run_command(const command_spec *spec, const char *word, int argc, cha
         (!output_format_parse(format, &ctx.format) || ctx.format == FORMAT_JSONL)) {
         char shown[COLLCALC_ECHO_BUFFER];
         collcalc_echo(shown, sizeof shown, format);
+        options_free(&ctx.args);
         return cli_usage_error(&ctx, "--format", "unknown format '%s' (table, json or csv)",
                                shown);
     }

@@ -975,6 +975,7 @@ int cmd_batch(cli_context *ctx)
     }
     if (line->platforms_owned)
         collcalc_platform_table_free(line->platforms);
+    options_free(&line->args);
     if (s->capture != NULL)
         fclose(s->capture);
     doc_free(s->doc);

@@ -321,5 +321,8 @@ int cmd_check(cli_context *ctx)
         return code;
     }
     code = cli_emit(ctx, doc);
-    return code == 0 && unhealthy && arg_given(&ctx->args, OPT_STRICT) ? EXIT_VIOLATION : code;
+    if (code == 0 && unhealthy && arg_given(&ctx->args, OPT_STRICT))
+        code = cli_strict_failure(ctx, "%s: the verdict is %s, not healthy", shown,
+                                  verdict);
+    return code;
 }

@@ -100,8 +100,10 @@ int cmd_diagnose(cli_context *ctx)
     findings_add(doc, findings);
     bool strict_failed = arg_given(&ctx->args, OPT_STRICT) &&
                          collcalc_findings_worst(findings) == COLLCALC_SEVERITY_ERROR;
+    code = cli_emit(ctx, doc);
+    if (code == 0 && strict_failed)
+        code = findings_strict_failure(ctx, findings);
     free(findings);
     free(log);
-    code = cli_emit(ctx, doc);
-    return code == 0 && strict_failed ? EXIT_VIOLATION : code;
+    return code;
 }

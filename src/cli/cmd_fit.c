@@ -46,7 +46,8 @@ static const record_column RUN_COLUMNS[] = {
 static const record_schema RUN_SCHEMA = {"runs", sizeof RUN_COLUMNS / sizeof RUN_COLUMNS[0],
                                          RUN_COLUMNS};
 
-#define FIT_FILES_MAX POSITIONALS_MAX
+/* As many runs as the fit takes at once (include/collcalc/fit.h). */
+#define FIT_FILES_MAX COLLCALC_FIT_RUNS_MAX
 
 /* The one platform of every run: --platform, else the first run's GPU. */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *first,
@@ -123,7 +124,7 @@ static void state_free(fit_state *s)
 static int prepare(cli_context *ctx, fit_state *s, const collcalc_platform *base)
 {
     for (size_t i = 0; i < s->count; i++) {
-        const char *path = ctx->args.positionals[i];
+        const char *path = arg_positional(&ctx->args, (int)i);
         collcalc_nccl_tests_run *run = &s->runs[i];
         collcalc_nccl_func func;
         if (run->op_source == COLLCALC_NCCL_TESTS_FROM_NONE || !nccl_func_of(run->op, &func))
@@ -243,7 +244,8 @@ static void add_report(cli_context *ctx, document *doc, const fit_state *s,
             break;
         const collcalc_fit_residuals *res = total ? &r->total : &r->runs[i];
         record_begin(runs);
-        record_text(runs, "file", total ? "all runs" : input_shown(ctx->args.positionals[i]));
+        record_text(runs, "file",
+                    total ? "all runs" : input_shown(arg_positional(&ctx->args, (int)i)));
         if (!total) {
             record_text(runs, "op", collcalc_op_name(s->runs[i].op));
             record_int(runs, "nodes", s->nodes[i]);
@@ -283,6 +285,9 @@ int cmd_fit(cli_context *ctx)
         return cli_usage_error(ctx, NULL,
                                "missing the input: one or more nccl-tests output FILEs ('-' for "
                                "standard input)");
+    if (count > FIT_FILES_MAX)
+        return cli_usage_error(ctx, NULL, "%zu runs: fit takes at most %d at once", count,
+                               FIT_FILES_MAX);
     const char *output = arg_value(&ctx->args, OPT_OUTPUT);
     if (output == NULL && ctx->format != FORMAT_TABLE)
         return cli_usage_error(ctx, "--format",
@@ -294,7 +299,7 @@ int cmd_fit(cli_context *ctx)
     s->count = count;
     int code = 0;
     for (size_t i = 0; i < count && code == 0; i++)
-        code = read_nccl_tests_run(ctx, ctx->args.positionals[i], &s->runs[i]);
+        code = read_nccl_tests_run(ctx, arg_positional(&ctx->args, (int)i), &s->runs[i]);
     const collcalc_platform *platform = NULL;
     if (code == 0)
         code = find_platform(ctx, &s->runs[0], &platform);
@@ -332,7 +337,8 @@ int cmd_fit(cli_context *ctx)
         size_t used = (size_t)snprintf(values.source, sizeof values.source, "collcalc fit of");
         for (size_t i = 0; i < count && used < sizeof values.source; i++)
             used += (size_t)snprintf(values.source + used, sizeof values.source - used, "%s %s",
-                                     i == 0 ? "" : ",", input_shown(ctx->args.positionals[i]));
+                                     i == 0 ? "" : ",",
+                                     input_shown(arg_positional(&ctx->args, (int)i)));
         if (collcalc_fit_platform_json(platform, name, &values, &json, &diag) != COLLCALC_OK)
             code = cli_usage_error(ctx, "--name", "%s", diag.message);
     }

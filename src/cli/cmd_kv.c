@@ -176,7 +176,12 @@ int cmd_kv(cli_context *ctx)
         findings_add(doc, &r->findings);
     }
     bool over_budget = r->has_budget && !r->fits_budget && arg_given(&ctx->args, OPT_STRICT);
+    char took[32], budget[32];
+    human_time_us(took, sizeof took, r->transfer_us);
+    human_time_us(budget, sizeof budget, q.budget_us);
     free(r);
     code = cli_emit(ctx, doc);
-    return code == 0 && over_budget ? EXIT_VIOLATION : code;
+    if (code == 0 && over_budget)
+        code = cli_strict_failure(ctx, "the transfer takes %s, over --budget %s", took, budget);
+    return code;
 }

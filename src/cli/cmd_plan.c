@@ -327,9 +327,9 @@ int cmd_plan(cli_context *ctx)
                                                                       : "ok");
     doc_text(doc, "%s", "");
     findings_add(doc, &r->findings);
-    free(r);
     code = cli_emit(ctx, doc);
     if (code == 0 && arg_given(&ctx->args, OPT_STRICT) && worst == COLLCALC_SEVERITY_ERROR)
-        return EXIT_VIOLATION;
+        code = findings_strict_failure(ctx, &r->findings);
+    free(r);
     return code;
 }

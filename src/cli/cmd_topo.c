@@ -228,7 +228,9 @@ int cmd_topo(cli_context *ctx)
     findings_add(doc, &topo->advice);
     bool strict_failed = arg_given(&ctx->args, OPT_STRICT) &&
                          collcalc_findings_worst(&topo->advice) == COLLCALC_SEVERITY_ERROR;
-    collcalc_topo_free(topo);
     code = cli_emit(ctx, doc);
-    return code == 0 && strict_failed ? EXIT_VIOLATION : code;
+    if (code == 0 && strict_failed)
+        code = findings_strict_failure(ctx, &topo->advice);
+    collcalc_topo_free(topo);
+    return code;
 }

@@ -53,6 +53,15 @@ int cli_data_error(cli_context *ctx, const char *where, const char *format, ...)
     return EXIT_DATA;
 }
 
+int cli_strict_failure(cli_context *ctx, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    report(ctx, "--strict", false, format, args);
+    va_end(args);
+    return EXIT_VIOLATION;
+}
+
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 3, 0)))
 #endif
@@ -539,6 +548,7 @@ int cli_finish(cli_context *ctx, int code)
 
 void cli_context_free(cli_context *ctx)
 {
+    options_free(&ctx->args);
     if (ctx->platforms_owned)
         collcalc_platform_table_free(ctx->platforms);
     ctx->platforms = NULL;

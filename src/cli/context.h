@@ -60,6 +60,14 @@ int cli_data_error(cli_context *ctx, const char *where, const char *format, ...)
 #endif
     ;
 
+/* "collcalc CMD: --strict: message" on stderr (the one line saying why a
+ * report that was printed fails the check); returns EXIT_VIOLATION. */
+int cli_strict_failure(cli_context *ctx, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Queues a warning; it is printed (after the output) only if the command
  * succeeds: a failing run prints exactly one line on stderr. */
 void cli_warn(cli_context *ctx, const char *format, ...)

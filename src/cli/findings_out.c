@@ -47,6 +47,21 @@ void findings_add(document *doc, const collcalc_findings *findings)
         doc_note(doc, "%zu more findings did not fit", findings->dropped);
 }
 
+int findings_strict_failure(cli_context *ctx, const collcalc_findings *findings)
+{
+    char codes[160] = "";
+    size_t errors = 0, used = 0;
+    for (size_t i = 0; i < findings->count; i++) {
+        if (findings->items[i].severity != COLLCALC_SEVERITY_ERROR)
+            continue;
+        if (errors++ < 3 && used < sizeof codes)
+            used += (size_t)snprintf(codes + used, sizeof codes - used, "%s%s", used ? ", " : "",
+                                     findings->items[i].code);
+    }
+    return cli_strict_failure(ctx, "%zu error finding%s (%s%s)", errors, errors == 1 ? "" : "s",
+                              codes, errors > 3 ? ", ..." : "");
+}
+
 int read_lines(cli_context *ctx, const char *path, size_t max_line, line_fn fn, void *context)
 {
     FILE *file = NULL;

@@ -15,6 +15,10 @@
  * for people, one block per finding, most severe first. */
 void findings_add(document *doc, const collcalc_findings *findings);
 
+/* The --strict failure of a report whose findings hold an error: one line
+ * on stderr naming how many and their codes; returns EXIT_VIOLATION. */
+int findings_strict_failure(cli_context *ctx, const collcalc_findings *findings);
+
 /* Calls line_fn for each line of path ('-' = stdin), without its newline;
  * lines longer than max_line bytes are cut to max_line (the rest is read
  * and dropped), so memory stays bounded for any input. Returns 0 or an exit

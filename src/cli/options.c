@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "messages.h"
@@ -264,14 +265,24 @@ bool options_parse(const option_use *accepted, int argc, char **argv, parsed_arg
     for (int i = 1; i < argc; i++) {
         const char *word = argv[i];
         if (options_done || word[0] != '-' || word[1] == '\0') {
-            if (out->positional_count >= POSITIONALS_MAX) {
-                char shown[80];
-                message_cut(shown, sizeof shown, word, strlen(word));
-                snprintf(error->message, sizeof error->message, "unexpected argument '%s'",
-                         shown);
-                return false;
+            if (out->positional_count < POSITIONALS_MAX) {
+                out->positionals[out->positional_count++] = word;
+                continue;
             }
-            out->positionals[out->positional_count++] = word;
+            size_t more = (size_t)out->positional_count - POSITIONALS_MAX;
+            if (more >= out->more_capacity) {
+                size_t capacity = out->more_capacity ? 2 * out->more_capacity : 16;
+                const char **bigger =
+                    realloc(out->more_positionals, capacity * sizeof *bigger);
+                if (bigger == NULL) {
+                    snprintf(error->message, sizeof error->message, "out of memory");
+                    return false;
+                }
+                out->more_positionals = bigger;
+                out->more_capacity = capacity;
+            }
+            out->more_positionals[more] = word;
+            out->positional_count++;
             continue;
         }
         if (strcmp(word, "--") == 0) {
@@ -344,6 +355,20 @@ bool options_parse(const option_use *accepted, int argc, char **argv, parsed_arg
             out->spelled[use->id] = word;
     }
     return true;
+}
+
+const char *arg_positional(const parsed_args *args, int k)
+{
+    return k < POSITIONALS_MAX ? args->positionals[k] : args->more_positionals[k - POSITIONALS_MAX];
+}
+
+void options_free(parsed_args *args)
+{
+    free(args->more_positionals);
+    args->more_positionals = NULL;
+    args->more_capacity = 0;
+    if (args->positional_count > POSITIONALS_MAX)
+        args->positional_count = POSITIONALS_MAX;
 }
 
 const char *arg_value(const parsed_args *args, option_id id)

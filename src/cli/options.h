@@ -139,8 +139,10 @@ typedef struct {
     int count[OPT_COUNT];
     const char *values[OPT_COUNT][OPTION_VALUES_MAX];
     const char *spelled[OPT_COUNT]; /* how the user wrote it first: "--size", "-s" */
-    int positional_count;
+    int positional_count; /* any number: the first POSITIONALS_MAX in positionals, */
     const char *positionals[POSITIONALS_MAX];
+    const char **more_positionals; /* the rest (malloc'd; options_free) */
+    size_t more_capacity;
 } parsed_args;
 
 /* Parse failure: a message (no command prefix) and the option to name. */
@@ -149,12 +151,20 @@ typedef struct {
 } parse_error;
 
 /* Walks argv[1..argc) against the accepted options (terminated by id
- * OPT_NONE). Accepts --name VALUE, --name=VALUE, -x VALUE, -xVALUE and
+ * OPT_NONE), keeping the positionals (any number; options_free frees the
+ * storage of those past POSITIONALS_MAX, which a later parse into the same
+ * args reuses). Accepts --name VALUE, --name=VALUE, -x VALUE, -xVALUE and
  * "--" (the rest positional). A single-valued option given twice, an
  * unknown option (with the nearest accepted ones suggested), a flag with a
  * value and a missing value are errors. Returns false with *error set. */
 bool options_parse(const option_use *accepted, int argc, char **argv, parsed_args *out,
                    parse_error *error);
+
+/* Positional k (0 <= k < positional_count), wherever it is kept. */
+const char *arg_positional(const parsed_args *args, int k);
+/* Frees what options_parse allocated (positionals past POSITIONALS_MAX);
+ * the arguments stay usable for options, without those positionals. */
+void options_free(parsed_args *args);
 
 /* The last value of an option, or NULL. */
 const char *arg_value(const parsed_args *args, option_id id);

@@ -1,6 +1,7 @@
 /* Collective results as records, header lines and explanations (report.h). */
 #include "report.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -315,7 +316,10 @@ void report_query(document *doc, const collcalc_query *query, collcalc_bw_basis 
 {
     const collcalc_cluster *c = &query->cluster;
     doc_query_text(doc, "op", collcalc_op_name(query->op));
-    if (with_size)
+    /* The integer itself: a double would round sizes above 2^53. */
+    if (with_size && query->size_bytes <= (uint64_t)LLONG_MAX)
+        doc_query_int(doc, "size_bytes", (long long)query->size_bytes);
+    else if (with_size)
         doc_query_number(doc, "size_bytes", FIELD_BYTES, (double)query->size_bytes);
     doc_query_int(doc, "gpus", c->gpus);
     int nodes = collcalc_cluster_nodes(c);
