@@ -314,9 +314,11 @@ enum {
     COLLCALC_NCCL_FIX_SHM = 1u << 3,       /* no P2P: two PCIe crossings and a host copy */
     COLLCALC_NCCL_FIX_TRANSPORT = 1u << 4, /* EFA/TCPX/RoCE/socket step latency; no LL128 on EFA */
     COLLCALC_NCCL_FIX_FABRIC = 1u << 5,    /* fabric efficiency beyond 2 nodes */
-    COLLCALC_NCCL_FIX_NVLS_CAP = 1u << 6   /* NVLS cannot beat NVLink x nvlsEfficiency */
+    COLLCALC_NCCL_FIX_NVLS_CAP = 1u << 6,  /* NVLS cannot beat NVLink x nvlsEfficiency */
+    COLLCALC_NCCL_FIX_TREE_NET = 1u << 7   /* Tree across nodes: the NIC traffic of a double
+                                              binary tree, not NCCL's per-channel caps */
 };
-#define COLLCALC_NCCL_FIX_ALL 0x7fu
+#define COLLCALC_NCCL_FIX_ALL 0xffu
 
 typedef struct {
     /* Allowed algorithms and protocols per function: bit a of

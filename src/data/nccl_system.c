@@ -138,8 +138,17 @@ static void search_intra(int sm, double total, int *out_nch, double *out_bw)
 }
 
 /* Across nodes each channel leaves through one NIC: channels per NIC =
- * floor(nic / s), same maximisation. */
-static void search_inter(int sm, int nics, double nic, double intra_total, int *out_nch,
+ * floor(nic / s), same maximisation. Inside the node every channel also
+ * crosses the GPUs' NVLink: of a node's ppn GPUs, ppn - 1 forward each
+ * channel over NVLink (one sends it to the NIC over PCIe), so the channels
+ * a GPU carries, channels x s x (ppn - 1) / ppn, cannot exceed what its
+ * NVLink moves (intra_total, as NCCL counts it). NCCL's search subtracts
+ * each channel's speed from every link it crosses in the same way
+ * (search.cc); without this bound a 64-GPU NVLink domain per node (two
+ * GB200 NVL72 racks joined by InfiniBand) would get 32 channels x 48 GB/s,
+ * twice what one GPU's NVLink carries. On an 8-GPU HGX node the bound is
+ * not reached (8 x 48 x 7/8 = 336 < 370.8). */
+static void search_inter(int sm, int nics, double nic, double intra_total, int ppn, int *out_nch,
                          double *out_bw)
 {
     const double *list;
@@ -154,6 +163,11 @@ static void search_inter(int sm, int nics, double nic, double intra_total, int *
         double n = per_nic * (double)nics;
         if (n > SEARCH_MAX_CHANNELS)
             n = SEARCH_MAX_CHANNELS;
+        if (ppn > 1) {
+            double through = floor(intra_total / (list[i] * (ppn - 1.0) / ppn) + 1e-9);
+            if (n > through)
+                n = through;
+        }
         if (n >= 1 && n * list[i] > best + 1e-9) {
             best = n * list[i];
             best_n = (int)n;
@@ -240,7 +254,7 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
     } else {
         /* With one GPU per node nothing inside the node limits the speed. */
         search_inter(sm, hw->nics_per_node, hw->nic_GBps,
-                     hw->gpus_per_node == 1 ? 1e9 : intra_total, &nch, &bw);
+                     hw->gpus_per_node == 1 ? 1e9 : intra_total, hw->gpus_per_node, &nch, &bw);
     }
     duplicate(sm, &nch, &bw);
 

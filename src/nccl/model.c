@@ -557,6 +557,40 @@ static collcalc_status check_system(const collcalc_nccl_system *s, collcalc_diag
     return COLLCALC_OK;
 }
 
+/* Tree all-reduce across nodes, from what it moves (FIX_TREE_NET). NCCL
+ * runs a chain inside each node and a double binary tree between nodes,
+ * each tree carrying half the data. Over the network a node sends and
+ * receives, summed over both trees: on 2 nodes S (root of one tree, leaf
+ * of the other); on 3 nodes at most 1.5 S (the node that is a root with two
+ * children in one tree and a leaf in the other); from 4 nodes on 2 S (an
+ * inner node with a parent and two children, 1.5 S, and a leaf, 0.5 S).
+ * The ring moves 2 (p-1)/p S through the same NICs, so the network lets the
+ * tree run at the ring's network rate / that share. Inside the node the
+ * chain forwards S up and S down per GPU (2 S, as the ring's 2 (p-1)/p S),
+ * at the GPU's NVLink rate. NCCL's own Tree bandwidth (perChMaxTreeBw per
+ * channel, 24 GB/s on Blackwell at >= 3 nodes) says 177 GB/s busbw for
+ * 3 x 8 GB200 GPUs with 8 NICs each, where NVIDIA's users measure 485
+ * (nccl#1801, NVL8 partitions, NCCL_ALGO=Tree); this gives 491 before the
+ * fabric's share, and 245 for the NVL4 partitions (234 measured). Returns
+ * the algbw, 0 when the system does not say enough. */
+static double tree_net_alg_GBps(const ctx_t *c)
+{
+    const collcalc_nccl_system *s = c->sys;
+    const collcalc_nccl_graph *ring = &s->graphs[COLLCALC_NCCL_RING];
+    if (ring->nchannels <= 0 || c->nodes < 2)
+        return 0.0;
+    double per_channel = ring->bw_inter_GBps > 0.0 ? ring->bw_inter_GBps : ring->bw_intra_GBps;
+    double network = (double)ring->nchannels * per_channel; /* the ring's rate through the NICs */
+    double share = c->nodes == 2 ? 1.0 : c->nodes == 3 ? 1.5 : 2.0;
+    double alg = network / share;
+    if (c->ppn > 1) {
+        double intra = s->nvlink_bw_GBps > 0.0 ? s->nvlink_bw_GBps : s->pci_bw_GBps;
+        if (intra / 2.0 < alg)
+            alg = intra / 2.0;
+    }
+    return alg > 0.0 && isfinite(alg) ? alg : 0.0;
+}
+
 /* collcalc's prediction for one available candidate. */
 static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_nccl_candidate *cand,
                     double bytes, double lat, double alg)
@@ -604,6 +638,21 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
         double cap = nch * per * (double)c->p / (double)c->nsteps;
         if (alg > cap)
             alg = cap;
+    }
+    if ((fix & COLLCALC_NCCL_FIX_TREE_NET) && a == COLLCALC_NCCL_TREE && c->nodes > 1 &&
+        c->func == COLLCALC_NCCL_ALLREDUCE && cand->proto != COLLCALC_NCCL_LL) {
+        double tree = tree_net_alg_GBps(c);
+        if (tree > 0.0) {
+            if (cand->proto == COLLCALC_NCCL_LL128)
+                tree *= 120.0 / 128.0; /* LL128's data share of a line, as NCCL's own factor */
+            /* NCCL's tree correction by size still shapes mid sizes. */
+            if (bytes >= 64.0) {
+                int log_size = log2i((long long)(bytes / 64.0));
+                if (log_size < 23)
+                    tree *= c->k->tree_correction[cand->proto][log_size];
+            }
+            alg = tree;
+        }
     }
     if ((fix & COLLCALC_NCCL_FIX_FABRIC) && c->nodes > 2)
         alg *= s->fabric_efficiency;

@@ -138,8 +138,8 @@ NCCL's choice: Ring/LL128 on 8 channels: nccl-tests would print time 54.7 us, al
 
 algorithm  protocol  channels  latency  bandwidth     time      algbw      busbw  NCCL's time  why
 Tree       LL               8  20.4 us     128 us   149 us  6.73 GB/s  11.8 GB/s       149 us  149 us > 54.7 us in NCCL's model
-Tree       LL128            8  38.5 us    20.1 us  58.6 us  17.1 GB/s  29.8 GB/s      58.6 us  58.6 us > 54.7 us in NCCL's model
-Tree       Simple           8  60.4 us    44.0 us   104 us  9.58 GB/s  16.8 GB/s      83.0 us  83.0 us > 54.7 us in NCCL's model
+Tree       LL128            8  38.5 us    9.59 us  48.1 us  20.8 GB/s  36.4 GB/s      58.6 us  58.6 us > 54.7 us in NCCL's model
+Tree       Simple           8  60.4 us    21.0 us  81.4 us  12.3 GB/s  21.5 GB/s      83.0 us  83.0 us > 54.7 us in NCCL's model
 Ring       LL               8  24.0 us    44.9 us  68.9 us  14.5 GB/s  25.4 GB/s      68.9 us  68.9 us > 54.7 us in NCCL's model
 Ring       LL128            8  44.8 us    9.91 us  54.7 us  18.3 GB/s  32.0 GB/s      54.7 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
 Ring       Simple           8   108 us    9.11 us   117 us  8.53 GB/s  14.9 GB/s       117 us  117 us > 54.7 us in NCCL's model

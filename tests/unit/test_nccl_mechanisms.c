@@ -1,0 +1,148 @@
+/* collcalc's mechanisms on top of NCCL's model (doc/MODEL.md §13): the
+ * inter-node search bounded by the GPUs' NVLink, Tree across nodes from
+ * the traffic of a double binary tree. Exact values from the formulas the
+ * code comments state, and the properties they must keep. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#include "collcalc/nccl_model.h"
+
+#define assert_near(a, b, tolerance) assert_true(fabs((double)(a) - (double)(b)) <= (tolerance))
+
+static collcalc_nccl_constants_table *table;
+static const collcalc_nccl_constants *k2307;
+
+static int setup(void **state)
+{
+    (void)state;
+    collcalc_diag diag;
+    if (collcalc_nccl_constants_builtin(&table, &diag) != COLLCALC_OK)
+        return -1;
+    return collcalc_nccl_constants_find(table, "2.30.7", &k2307, &diag) == COLLCALC_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    collcalc_nccl_constants_table_free(table);
+    return 0;
+}
+
+/* GB200-like nodes: SM 100, 18 NVLinks (721.8 GB/s as NCCL counts them),
+ * one 400G NIC per GPU. */
+static collcalc_nccl_hardware blackwell(int gpus_per_node, int nodes)
+{
+    collcalc_nccl_hardware hw;
+    collcalc_nccl_hardware_init(&hw);
+    hw.sm = 100;
+    hw.cpu = COLLCALC_NCCL_CPU_ARM;
+    hw.gpus_per_node = gpus_per_node;
+    hw.nodes = nodes;
+    hw.nics_per_node = gpus_per_node;
+    hw.nic_GBps = 50.0;
+    return hw;
+}
+
+static collcalc_nccl_system derive(const collcalc_nccl_hardware *hw)
+{
+    collcalc_nccl_system s;
+    collcalc_diag diag;
+    assert_int_equal(collcalc_nccl_system_derive(hw, &s, &diag), COLLCALC_OK);
+    return s;
+}
+
+static collcalc_nccl_prediction predict_with(const collcalc_nccl_system *s,
+                                             const collcalc_nccl_options *o, collcalc_nccl_func f,
+                                             uint64_t bytes)
+{
+    collcalc_nccl_prediction p;
+    collcalc_diag diag;
+    collcalc_status status = collcalc_nccl_predict(s, k2307, o, f, bytes, &p, &diag);
+    if (status != COLLCALC_OK)
+        fprintf(stderr, "%s\n", diag.message);
+    assert_int_equal(status, COLLCALC_OK);
+    return p;
+}
+
+static void test_inter_search_bounded_by_nvlink(void **state)
+{
+    (void)state;
+    /* Two 64-GPU NVLink domains with 64 NICs each: 48 GB/s x 32 channels
+     * would ask 1,512 GB/s of each GPU's 721.8; the best speed whose
+     * channels fit, 16 x 45.1 x 63/64 = 710.3 <= 721.8, is taken. */
+    collcalc_nccl_hardware hw = blackwell(64, 2);
+    collcalc_nccl_system s = derive(&hw);
+    assert_int_equal(s.graphs[COLLCALC_NCCL_RING].nchannels, 16);
+    assert_near(s.graphs[COLLCALC_NCCL_RING].bw_inter_GBps, 45.1, 1e-12);
+    /* Property: on every node shape the ring's channels fit the NVLink. */
+    for (int g = 2; g <= 72; g += 2) {
+        hw = blackwell(g, 3);
+        s = derive(&hw);
+        double carried = s.graphs[COLLCALC_NCCL_RING].nchannels *
+                         s.graphs[COLLCALC_NCCL_RING].bw_inter_GBps * (g - 1.0) / g;
+        assert_true(carried <= 18 * 40.1 + 1e-9);
+    }
+    /* 8-GPU nodes are NIC-bound as before: 8 x 48. */
+    hw = blackwell(8, 3);
+    s = derive(&hw);
+    assert_int_equal(s.graphs[COLLCALC_NCCL_RING].nchannels, 8);
+    assert_near(s.graphs[COLLCALC_NCCL_RING].bw_inter_GBps, 48.0, 1e-12);
+}
+
+static void test_tree_across_nodes(void **state)
+{
+    (void)state;
+    collcalc_nccl_options o;
+    collcalc_nccl_options_init(&o);
+    for (int f = 0; f < COLLCALC_NCCL_NUM_FUNCS; f++)
+        o.algo_mask[f] = 1u << COLLCALC_NCCL_TREE; /* NCCL_ALGO=Tree */
+    o.algo_mask[COLLCALC_NCCL_BROADCAST] = o.algo_mask[COLLCALC_NCCL_REDUCE] =
+        1u << COLLCALC_NCCL_RING;
+    uint64_t size = UINT64_C(1) << 34; /* 16 GiB */
+    /* 3 nodes x 8 GB200 with 8 NICs (nccl#1801's NVL8 partitions): the
+     * ring's 8 x 48 = 384 GB/s through the NICs, a node moving at most
+     * 1.5 S: algbw 256, busbw 256 x 46/24 = 490.7, times the fabric's
+     * share on 3 nodes (1 - 0.06 log2 1.5). NCCL's own model says 177. */
+    collcalc_nccl_hardware hw = blackwell(8, 3);
+    collcalc_nccl_system s = derive(&hw);
+    collcalc_nccl_prediction p = predict_with(&s, &o, COLLCALC_NCCL_ALLREDUCE, size);
+    const collcalc_nccl_candidate *c = collcalc_nccl_selected(&p);
+    assert_int_equal(c->algo, COLLCALC_NCCL_TREE);
+    assert_int_equal(c->proto, COLLCALC_NCCL_SIMPLE);
+    double expected = 256.0 * (1.0 - 0.06 * log2(1.5)) * 46.0 / 24.0;
+    assert_true(c->busbw_GBps > 0.995 * expected && c->busbw_GBps <= expected);
+    assert_true(c->nccl_busbw_GBps < 200.0); /* NCCL's own figure stays as it is */
+    /* 2 nodes: a node moves S, the ring 2 (p-1)/p S: the tree is bounded
+     * by the chain inside the node (NVLink 721.8 / 2 per direction). */
+    hw = blackwell(8, 2);
+    s = derive(&hw);
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLREDUCE, size);
+    c = collcalc_nccl_selected(&p);
+    assert_true(c->algbw_GBps <= 384.0 && c->algbw_GBps > 0.99 * 360.9);
+    /* 4 nodes and more: 2 S per node, about the ring's rate. */
+    hw = blackwell(8, 8);
+    s = derive(&hw);
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLREDUCE, size);
+    c = collcalc_nccl_selected(&p);
+    assert_true(c->algbw_GBps <= 192.0 * s.fabric_efficiency + 1e-9 &&
+                c->algbw_GBps > 0.99 * 192.0 * s.fabric_efficiency);
+    /* Switched off, NCCL's per-channel caps rule again. */
+    o.corrections &= ~(unsigned)COLLCALC_NCCL_FIX_TREE_NET;
+    hw = blackwell(8, 3);
+    s = derive(&hw);
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLREDUCE, size);
+    assert_true(collcalc_nccl_selected(&p)->busbw_GBps < 200.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inter_search_bounded_by_nvlink),
+        cmocka_unit_test(test_tree_across_nodes),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
