@@ -121,7 +121,7 @@ collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
  * bw_efficiency, sets fabric_efficiency when it is > 0. A fit that is not
  * present changes nothing. COLLCALC_ERR_INVALID for values out of the
  * ranges of platforms.h (the system is then unchanged). Implemented in
- * src/data/nccl_system.c. */
+ * src/nccl/nccl_system.c. */
 collcalc_status collcalc_nccl_system_apply_fit(const collcalc_platform_nccl_fit *fit,
                                                collcalc_nccl_system *system,
                                                collcalc_diag *diag);

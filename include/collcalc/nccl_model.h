@@ -267,7 +267,7 @@ typedef struct {
 void collcalc_nccl_hardware_init(collcalc_nccl_hardware *hardware);
 
 /* Derives what NCCL's graph search would report for every algorithm
- * (src/data/nccl_system.c explains each step: NVLink bandwidth per link per
+ * (src/nccl/nccl_system.c explains each step: NVLink bandwidth per link per
  * SM generation, the search speed lists, channel duplication, NIC speeds).
  * COLLCALC_ERR_INVALID for values out of range. */
 collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hardware,

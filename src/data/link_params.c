@@ -1,10 +1,19 @@
-/* A link-table entry as the model's link parameters: the one place that
- * knows both collcalc_link (collcalc/links.h) and collcalc_link_params
- * (collcalc/model.h), so the model takes values, never tables. */
+/* The model's link parameters (collcalc/model.h): their defaults, and a
+ * link-table entry as link parameters, the one place that knows both
+ * collcalc_link (collcalc/links.h) and collcalc_link_params, so the model
+ * takes values, never tables. Here, below the model, so that the tables
+ * build its values without calling up into it (tests/install/calls.cmake). */
 #include <string.h>
 
 #include "collcalc/links.h"
 #include "collcalc/model.h"
+
+void collcalc_link_params_init(collcalc_link_params *params)
+{
+    if (params == NULL)
+        return;
+    memset(params, 0, sizeof *params);
+}
 
 void collcalc_link_params_from_link(const collcalc_link *link, collcalc_bw_basis basis,
                                     collcalc_link_params *out_params)

@@ -162,13 +162,6 @@ int collcalc_cluster_nodes(const collcalc_cluster *cluster)
     return (cluster->gpus + cluster->gpus_per_node - 1) / cluster->gpus_per_node;
 }
 
-void collcalc_link_params_init(collcalc_link_params *params)
-{
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-}
-
 void collcalc_cluster_init(collcalc_cluster *cluster)
 {
     if (cluster == NULL)

@@ -1,6 +1,6 @@
 /* Unit tests for collcalc_fit (src/nccl/fit.c), the platform "nccl_fit"
  * object (src/data/platforms.c) and its read-back in the platform -> system
- * mapping (src/data/nccl_system.c): the round trip on validation runs. */
+ * mapping (src/nccl/nccl_system.c): the round trip on validation runs. */
 #include "support.h"
 
 #include <math.h>
