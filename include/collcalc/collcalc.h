@@ -35,5 +35,6 @@
 
 /* Deployment planning. */
 #include "collcalc/plan.h"
+#include "collcalc/answer.h"
 
 #endif

@@ -15,7 +15,6 @@
 #include "collcalc/units.h"
 #include "machine.h"
 #include "messages.h"
-#include "nccl_view.h"
 #include "report.h"
 #include "rows.h"
 
@@ -398,7 +397,7 @@ static void keep_plan(batch_state *s, const plan_key *key, const command_spec *s
                       const collective_plan *plan)
 {
     const cli_context *line = s->line;
-    if (key->size_value == NULL || line->warning_count > 0 || plan->nccl ||
+    if (key->size_value == NULL || line->warning_count > 0 || plan->prepared.model == COLLCALC_COST_MODEL_NCCL ||
         line->args.count[OPT_SIZE] != 1 || arg_value(&line->args, OPT_SIZE) != key->size_value)
         return;
     size_t set = set_of(key);
@@ -477,7 +476,7 @@ static CLI_FLATTEN void write_pending(batch_state *s)
     const column_selection *columns = plan_row_columns(s);
     for (size_t i = 0; i < s->pending_rows; i++) {
         const pending_row *row = &s->pending[i];
-        collective_write_rows(&row->slot->plan.query, row->basis, row->layers, row->per_layer,
+        collective_write_rows(&row->slot->plan.prepared.query, row->basis, row->layers, row->per_layer,
                               s->pending_results + row->first, row->count, row->fastest,
                               &s->out, s->format, columns, "line", row->line_no);
     }
@@ -505,15 +504,15 @@ static CLI_ALWAYS_INLINE bool answer_from_plan(batch_state *s, long line_no,
     /* Alpha-beta results go straight into rows (the kept plans are all
      * alpha-beta), costed now and written with the pending ones. */
     if (plan_row_columns(s) != NULL) {
-        if (s->pending_used + slot->plan.row_count > PENDING_RESULTS)
+        if (s->pending_used + slot->plan.prepared.row_count > PENDING_RESULTS)
             write_pending(s);
         pending_row *row = &s->pending[s->pending_rows];
         row->slot = slot;
         row->line_no = line_no;
         row->first = s->pending_used;
-        row->basis = slot->plan.cluster_spec.basis;
-        row->layers = slot->plan.layers;
-        row->per_layer = slot->plan.per_layer;
+        row->basis = slot->plan.prepared.basis;
+        row->layers = slot->plan.prepared.layers;
+        row->per_layer = slot->plan.prepared.per_layer;
         if (collective_plan_results(line, &slot->plan, size_bytes,
                                     s->pending_results + row->first, &row->count,
                                     &row->fastest) != 0) {
@@ -579,12 +578,6 @@ static void run_query(batch_state *s, long line_no, int argc, char **argv, const
     doc_reset(s->doc);
     collective_plan plan;
     int code = collective_document(line, s->doc, s->format, &plan);
-    /* A table the line loaded (the platforms, over --links) is the batch's. */
-    if (line->platforms_owned && s->ctx->platforms == NULL) {
-        s->ctx->platforms = line->platforms;
-        s->ctx->platforms_owned = true;
-        line->platforms_owned = false;
-    }
     if (code != 0) {
         relay(s, line_no);
         return;
@@ -916,8 +909,8 @@ int cmd_batch(cli_context *ctx)
                                    "standard input ('-') can be read only once: it holds the "
                                    "queries; give the table as a file, or the queries as FILE");
     }
-    const collcalc_link_table *links;
-    int code = cli_links(ctx, &links); /* once, with the batch's --links */
+    collcalc_session *session = NULL;
+    int code = cli_session(ctx, &session); /* once, with the batch's --links, --platforms */
     if (code != 0)
         return code;
     if (from_stdin && ctx->stdin_used)
@@ -957,7 +950,7 @@ int cmd_batch(cli_context *ctx)
             s->accepted[count++] = *use;
     s->accepted[count] = (option_use){OPT_NONE, false, NULL};
     memcpy(line, ctx, sizeof *line);
-    line->links_owned = line->platforms_owned = line->models_owned = false;
+    line->session_owned = false; /* the batch's session, lent to every line */
     line->stdin_used = ctx->stdin_used || from_stdin;
     line->format = chosen;
     s->capture = fmemopen(s->capture_text, sizeof s->capture_text, "w");
@@ -973,8 +966,6 @@ int cmd_batch(cli_context *ctx)
         if (!row_buffer_flush(&s->out) && code == 0 && !ferror(ctx->out))
             code = cli_data_error(ctx, NULL, "out of memory");
     }
-    if (line->platforms_owned)
-        collcalc_platform_table_free(line->platforms);
     options_free(&line->args);
     if (s->capture != NULL)
         fclose(s->capture);

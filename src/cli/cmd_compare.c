@@ -9,8 +9,8 @@
 #include "chart.h"
 #include "commands.h"
 #include "human.h"
-#include "nccl_view.h"
 #include "report.h"
+#include "request.h"
 #include "sizes.h"
 
 enum { MAX_CONFIGS = 8 };
@@ -60,55 +60,10 @@ static double safe_ratio(double a, double b)
 
 /* ---- algorithms ------------------------------------------------------------- */
 
-/* Index of the fastest algorithm among algos at size (the model's rule);
- * -1 on failure. */
-static int fastest_at(collcalc_query *query, const collcalc_algo *algos, int count, uint64_t size)
-{
-    query->size_bytes = size;
-    collcalc_result results[COLLCALC_ALGO_COUNT];
-    for (int i = 0; i < count; i++)
-        if (collcalc_model_evaluate(query, algos[i], &results[i], NULL) != COLLCALC_OK)
-            return -1;
-    return (int)collcalc_fastest_index(results, (size_t)count);
-}
-
-typedef struct {
-    uint64_t size_bytes; /* first size where `to` is fastest */
-    int from, to;        /* indexes into the algorithm list */
-} crossover;
-
-/* Scans 1 B .. 1 TiB at doubling sizes and bisects every change of the
- * fastest algorithm down to the byte. */
-static int find_crossovers(collcalc_query *query, const collcalc_algo *algos, int count,
-                           crossover *found, int capacity)
-{
-    int n = 0;
-    uint64_t low = 1;
-    int low_best = fastest_at(query, algos, count, low);
-    for (int k = 1; k <= 40 && n < capacity; k++) {
-        uint64_t high = 1ULL << k;
-        int high_best = fastest_at(query, algos, count, high);
-        if (high_best != low_best && low_best >= 0 && high_best >= 0) {
-            uint64_t a = low, b = high;
-            while (b - a > 1) {
-                uint64_t mid = a + (b - a) / 2;
-                if (fastest_at(query, algos, count, mid) == low_best)
-                    a = mid;
-                else
-                    b = mid;
-            }
-            found[n++] = (crossover){b, low_best, fastest_at(query, algos, count, b)};
-        }
-        low = high;
-        low_best = high_best;
-    }
-    return n;
-}
-
 /* Time against size, one series per algorithm, crossovers marked. */
 static plot_chart *algorithms_chart(const collcalc_query *query, const collcalc_algo *algos,
                                     int algo_count, const uint64_t *sizes, int size_count,
-                                    const crossover *found, int found_count)
+                                    const collcalc_crossover *found, int found_count)
 {
     char title[160];
     snprintf(title, sizeof title, "%s on %d GPUs: time by message size (alpha-beta)",
@@ -135,58 +90,53 @@ static plot_chart *algorithms_chart(const collcalc_query *query, const collcalc_
     return chart;
 }
 
-static int compare_algorithms(cli_context *ctx, collcalc_query *query, collcalc_bw_basis basis,
-                              const uint64_t *sizes, int size_count, long layers, long per_layer,
-                              const chart_request *charts)
+static int compare_algorithms(cli_context *ctx, const collcalc_prepared *prepared,
+                              const uint64_t *sizes, int size_count, const chart_request *charts)
 {
+    collcalc_query query = prepared->query;
+    collcalc_bw_basis basis = prepared->basis;
+    long layers = prepared->layers, per_layer = prepared->per_layer;
     collcalc_algo algos[COLLCALC_ALGO_COUNT];
     int algo_count = 0;
-    int code = report_algos(ctx, query->op, algos, &algo_count);
-    if (code != 0)
-        return code;
-    if (algo_count > 0) {
-        for (int i = 0; i < algo_count; i++) {
-            const char *why = NULL;
-            if (!collcalc_algo_applies(query->op, algos[i], &query->cluster, &why))
-                return cli_usage_error(ctx, "--algo", "%s %s: %s", collcalc_algo_name(algos[i]),
-                                       collcalc_op_name(query->op), why);
-        }
+    if (prepared->algo_count > 0) {
+        for (size_t i = 0; i < prepared->algo_count; i++)
+            algos[algo_count++] = prepared->algos[i];
     } else {
         /* Every contender; the counter-examples only on request. */
         collcalc_algo all[COLLCALC_ALGO_COUNT];
-        size_t n = collcalc_algos_for_op(query->op, all, COLLCALC_ALGO_COUNT);
+        size_t n = collcalc_algos_for_op(query.op, all, COLLCALC_ALGO_COUNT);
         for (size_t a = 0; a < n; a++)
-            if (collcalc_algo_may_be_fastest(query->op, all[a]) &&
-                collcalc_algo_applies(query->op, all[a], &query->cluster, NULL))
+            if (collcalc_algo_may_be_fastest(query.op, all[a]) &&
+                collcalc_algo_applies(query.op, all[a], &query.cluster, NULL))
                 algos[algo_count++] = all[a];
     }
     if (algo_count == 0)
         return cli_usage_error(ctx, "--algo", "no algorithm applies");
 
     document *doc = doc_new(ctx->name);
-    report_query(doc, query, basis, layers, per_layer, false);
+    report_query(doc, &query, basis, layers, per_layer, false);
     doc_query_text(doc, "mode", "algorithms");
     doc_query_text(doc, "time_ratio_to", "fastest");
     char cluster[256];
-    report_describe_cluster(&query->cluster, cluster, sizeof cluster);
-    doc_text(doc, "%s on %s; %s", collcalc_op_title(query->op), cluster, report_basis_phrase(basis));
+    report_describe_cluster(&query.cluster, cluster, sizeof cluster);
+    doc_text(doc, "%s on %s; %s", collcalc_op_title(query.op), cluster, report_basis_phrase(basis));
     doc_text(doc, "%s", "");
     record_set *set = doc_records(doc, &ALGO_SCHEMA);
     records_blank_repeats(set, "size_bytes");
     trim_table(set, layers * per_layer > 1);
     for (int s = 0; s < size_count; s++) {
         collcalc_result results[COLLCALC_ALGO_COUNT];
-        query->size_bytes = sizes[s];
+        query.size_bytes = sizes[s];
         for (int i = 0; i < algo_count; i++) {
             collcalc_diag diag;
-            if (collcalc_model_evaluate(query, algos[i], &results[i], &diag) != COLLCALC_OK) {
+            if (collcalc_model_evaluate(&query, algos[i], &results[i], &diag) != COLLCALC_OK) {
                 doc_free(doc);
                 return cli_data_error(ctx, NULL, "%s", diag.message);
             }
         }
         size_t best = collcalc_fastest_index(results, (size_t)algo_count);
         for (int i = 0; i < algo_count; i++) {
-            report_result_row(set, query, &results[i], basis, layers, per_layer,
+            report_result_row(set, &query, &results[i], basis, layers, per_layer,
                               (size_t)i == best);
             record_number(set, "time_ratio", safe_ratio(results[i].time_us, results[best].time_us));
             record_number(set, "total", results[i].time_us * (double)(layers * per_layer));
@@ -194,8 +144,10 @@ static int compare_algorithms(cli_context *ctx, collcalc_query *query, collcalc_
                 records_mark(set, record_count(set) - 1, "<- fastest");
         }
     }
-    crossover found[64];
-    int found_count = algo_count > 1 ? find_crossovers(query, algos, algo_count, found, 64) : 0;
+    collcalc_crossover found[64];
+    int found_count = algo_count > 1 ? (int)collcalc_crossovers(prepared, algos, (size_t)algo_count,
+                                                                found, 64)
+                                     : 0;
     record_set *cross = doc_records(doc, &CROSSOVER_SCHEMA);
     for (int i = 0; i < found_count; i++) {
         record_begin(cross);
@@ -207,7 +159,7 @@ static int compare_algorithms(cli_context *ctx, collcalc_query *query, collcalc_
         doc_text(doc, "%s", "");
         doc_text(doc, "Crossovers (1 B to 1 TiB):");
         if (found_count == 0) {
-            int only = fastest_at(query, algos, algo_count, 1);
+            int only = collcalc_fastest_at(prepared, algos, (size_t)algo_count, 1);
             doc_text(doc, "  none: %s is fastest at every size",
                      only >= 0 ? collcalc_algo_name(algos[only]) : "no algorithm");
         }
@@ -221,9 +173,9 @@ static int compare_algorithms(cli_context *ctx, collcalc_query *query, collcalc_
         }
     }
     if (chart_wanted(charts)) {
-        code = chart_finish(ctx, charts, doc,
-                            algorithms_chart(query, algos, algo_count, sizes, size_count, found,
-                                             found_count));
+        int code = chart_finish(ctx, charts, doc,
+                                algorithms_chart(&query, algos, algo_count, sizes, size_count,
+                                                 found, found_count));
         if (code != 0) {
             doc_free(doc);
             return code;
@@ -248,7 +200,7 @@ enum { MAX_SWITCHES = 64 };
 
 /* Time against size: NCCL's choice, and the best protocol of each
  * algorithm that can run; NCCL's switch points marked. */
-static plot_chart *nccl_chart(const collcalc_query *query, const nccl_setup *setup,
+static plot_chart *nccl_chart(const collcalc_query *query, const collcalc_prepared *setup,
                               collcalc_nccl_func func, const uint64_t *sizes, int size_count,
                               const collcalc_nccl_choice_range *ranges, size_t range_count)
 {
@@ -293,16 +245,12 @@ static plot_chart *nccl_chart(const collcalc_query *query, const nccl_setup *set
 
 /* Every candidate NCCL's tuner weighs at each size (its choice marked),
  * then the sizes where its choice changes, to the byte. */
-static int compare_nccl(cli_context *ctx, collcalc_query *query,
-                        const collcalc_cluster_spec *spec, const uint64_t *sizes,
+static int compare_nccl(cli_context *ctx, const collcalc_prepared *setup, const uint64_t *sizes,
                         int size_count, const chart_request *charts)
 {
-    nccl_setup *setup = malloc(sizeof *setup);
-    if (setup == NULL)
-        return cli_data_error(ctx, NULL, "out of memory");
-    int code = nccl_view_setup(ctx, spec, &query->cluster, setup);
-    collcalc_nccl_func func = COLLCALC_NCCL_ALLREDUCE;
-    nccl_func_of(query->op, &func);
+    const collcalc_query *query = &setup->query;
+    int code = 0;
+    collcalc_nccl_func func = setup->func;
     collcalc_nccl_choice_range ranges[MAX_SWITCHES];
     size_t range_count = 0;
     collcalc_diag diag;
@@ -311,12 +259,10 @@ static int compare_nccl(cli_context *ctx, collcalc_query *query,
                                     SWITCH_MAX_BYTES, ranges, MAX_SWITCHES, &range_count,
                                     &diag) != COLLCALC_OK)
         code = cli_usage_error(ctx, NULL, "%s", diag.message);
-    if (code != 0) {
-        free(setup);
+    if (code != 0)
         return code;
-    }
     document *doc = doc_new(ctx->name);
-    report_query(doc, query, spec->basis, 1, 1, false);
+    report_query(doc, query, setup->basis, 1, 1, false);
     doc_query_text(doc, "mode", "nccl-tuner");
     doc_query_text(doc, "model", "nccl");
     doc_query_text(doc, "platform", setup->platform->name);
@@ -335,10 +281,9 @@ static int compare_nccl(cli_context *ctx, collcalc_query *query,
         if (collcalc_nccl_predict(&setup->system, setup->constants, &setup->options, func,
                                   sizes[s], &p, &diag) != COLLCALC_OK) {
             doc_free(doc);
-            free(setup);
             return cli_usage_error(ctx, NULL, "%s", diag.message);
         }
-        nccl_view_rows(set, &p, sizes[s], false);
+        report_nccl_rows(set, &p, sizes[s], false);
     }
     record_set *switches = doc_records(doc, &SWITCH_SCHEMA);
     doc_text(doc, "%s", "");
@@ -374,19 +319,19 @@ static int compare_nccl(cli_context *ctx, collcalc_query *query,
                                        range_count));
         if (code != 0) {
             doc_free(doc);
-            free(setup);
             return code;
         }
     }
-    free(setup);
     return cli_emit(ctx, doc);
 }
 
 /* ---- links and placements -------------------------------------------------------- */
 
+/* One side: its label and its prepared question (the command's request
+ * with the side's cluster), answered the way the single command answers. */
 typedef struct {
     char label[COLLCALC_PLACEMENT_LABEL_MAX];
-    collcalc_cluster cluster;
+    collcalc_prepared prepared;
 } config;
 
 /* Options that describe one cluster: with --placement each placement says
@@ -395,11 +340,13 @@ static const option_id PER_CLUSTER[] = {OPT_LINK, OPT_PLATFORM, OPT_NODES, OPT_G
                                         OPT_INTRA, OPT_INTER, OPT_NICS_PER_NODE, OPT_NICS_PER_GPU,
                                         OPT_NVLS, OPT_NO_NVLS, OPT_SHARP, OPT_BW, OPT_ALPHA};
 
-static int build_configs(cli_context *ctx, const collcalc_cluster_spec *base, config *configs,
+/* The sides of request (its cluster the options every side shares). */
+static int build_configs(cli_context *ctx, const collcalc_request *request, config *configs,
                          int *out_count)
 {
     int count = 0;
     int placements = ctx->args.count[OPT_PLACEMENT];
+    collcalc_request side = *request;
     if (placements > 0) {
         for (size_t i = 0; i < sizeof PER_CLUSTER / sizeof PER_CLUSTER[0]; i++)
             if (arg_given(&ctx->args, PER_CLUSTER[i]))
@@ -414,9 +361,9 @@ static int build_configs(cli_context *ctx, const collcalc_cluster_spec *base, co
             if (collcalc_placement_parse(ctx->args.values[OPT_PLACEMENT][i], &placement, &diag) !=
                 COLLCALC_OK)
                 return cli_usage_error(ctx, NULL, "%s", diag.message);
-            collcalc_cluster_spec spec = *base;
-            collcalc_cluster_spec_overlay(&spec, &placement.spec);
-            int code = report_resolve(ctx, &spec, &configs[count].cluster, NULL);
+            side.cluster = request->cluster;
+            collcalc_cluster_spec_overlay(&side.cluster, &placement.spec);
+            int code = request_prepare(ctx, &side, &configs[count].prepared);
             if (code != 0)
                 return code;
             snprintf(configs[count].label, sizeof configs[count].label, "%s", placement.label);
@@ -427,13 +374,14 @@ static int build_configs(cli_context *ctx, const collcalc_cluster_spec *base, co
         if (links > MAX_CONFIGS)
             return cli_usage_error(ctx, "--link", "at most %d links", MAX_CONFIGS);
         for (int i = 0; i < links; i++) {
-            collcalc_cluster_spec spec = *base;
-            snprintf(spec.link, sizeof spec.link, "%s", ctx->args.values[OPT_LINK][i]);
-            int code = report_resolve(ctx, &spec, &configs[count].cluster, NULL);
+            side.cluster = request->cluster;
+            snprintf(side.cluster.link, sizeof side.cluster.link, "%s",
+                     ctx->args.values[OPT_LINK][i]);
+            int code = request_prepare(ctx, &side, &configs[count].prepared);
             if (code != 0)
                 return code;
             snprintf(configs[count].label, sizeof configs[count].label, "%s",
-                     configs[count].cluster.intra.name);
+                     configs[count].prepared.query.cluster.intra.name);
             count++;
         }
     }
@@ -449,20 +397,6 @@ static const collcalc_phase *costliest_phase(const collcalc_result *r)
         if (worst == NULL || r->phases[i].time_us > worst->time_us)
             worst = &r->phases[i];
     return worst;
-}
-
-/* One side's result: the named algorithm, or the fastest NCCL runs there. */
-static int side_result(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
-                       int algo_count, collcalc_result *out)
-{
-    collcalc_result results[COLLCALC_ALGO_COUNT];
-    size_t count = 0, fastest = 0;
-    int code = report_evaluate(ctx, query, algos, algo_count, results, &count, &fastest);
-    if (code != 0)
-        return code;
-    size_t choice = algo_count > 0 ? 0 : report_fastest_in_nccl(results, count);
-    *out = results[choice < count ? choice : fastest];
-    return 0;
 }
 
 static void ratio_lines(document *doc, const config *configs, int config_count,
@@ -493,73 +427,67 @@ static void ratio_lines(document *doc, const config *configs, int config_count,
     }
 }
 
-static int compare_configs(cli_context *ctx, collcalc_query *query, collcalc_bw_basis basis,
+static int compare_configs(cli_context *ctx, const collcalc_request *request,
                            const config *configs, int config_count, const uint64_t *sizes,
-                           int size_count, long layers, long per_layer)
+                           int size_count, collcalc_answer *answer)
 {
-    collcalc_algo algos[COLLCALC_ALGO_COUNT];
-    int algo_count = 0;
-    int code = report_algos(ctx, query->op, algos, &algo_count);
-    if (code != 0)
-        return code;
-    if (algo_count > 1)
+    if (request->algo_count > 1)
         return cli_usage_error(ctx, "--algo",
                                "name one algorithm to run on every side (or none: each side's "
                                "fastest NCCL runs)");
-    long repeat = layers * per_layer;
+    const collcalc_prepared *first = &configs[0].prepared;
+    long repeat = first->layers * first->per_layer;
     document *doc = doc_new(ctx->name);
-    collcalc_query first = *query;
-    first.cluster = configs[0].cluster;
-    report_query(doc, &first, basis, layers, per_layer, false);
+    collcalc_query query = first->query;
+    report_query(doc, &query, first->basis, first->layers, first->per_layer, false);
     doc_query_text(doc, "mode", "configurations");
     doc_query_text(doc, "time_ratio_to", "first");
-    doc_query_text(doc, "algorithm_choice", algo_count > 0 ? "named" : "fastest NCCL runs");
-    doc_text(doc, "%s, %s; %s%s", collcalc_op_title(query->op), report_basis_phrase(basis),
-             algo_count > 0 ? "every side runs " : "each side runs the fastest algorithm NCCL runs",
-             algo_count > 0 ? collcalc_algo_name(algos[0]) : "");
+    doc_query_text(doc, "algorithm_choice",
+                   request->algo_count > 0 ? "named" : "fastest NCCL runs");
+    doc_text(doc, "%s, %s; %s%s", collcalc_op_title(query.op), report_basis_phrase(first->basis),
+             request->algo_count > 0 ? "every side runs "
+                                     : "each side runs the fastest algorithm NCCL runs",
+             request->algo_count > 0 ? collcalc_algo_name(request->algos[0]) : "");
     doc_text(doc, "%s", "");
     record_set *set = doc_records(doc, &CONFIG_SCHEMA);
     records_blank_repeats(set, "size_bytes");
     trim_table(set, repeat > 1);
     records_hide_column(set, "steps");
+    collcalc_result *results = malloc((size_t)size_count * MAX_CONFIGS * sizeof *results);
+    if (results == NULL) {
+        doc_free(doc);
+        return cli_data_error(ctx, NULL, "out of memory");
+    }
     for (int s = 0; s < size_count; s++) {
-        collcalc_result results[MAX_CONFIGS];
+        collcalc_result *row = &results[(size_t)s * MAX_CONFIGS];
         for (int c = 0; c < config_count; c++) {
-            collcalc_query q = *query;
-            q.cluster = configs[c].cluster;
-            q.size_bytes = sizes[s];
-            code = side_result(ctx, &q, algos, algo_count, &results[c]);
+            const collcalc_prepared *p = &configs[c].prepared;
+            int code = request_evaluate(ctx, p, sizes[s], answer);
             if (code != 0) {
+                free(results);
                 doc_free(doc);
                 return code;
             }
+            report_side_result(p, answer, &row[c]);
             char cluster[256];
-            report_describe_cluster(&q.cluster, cluster, sizeof cluster);
-            report_result_row(set, &q, &results[c], basis, layers, per_layer, false);
+            report_describe_cluster(&p->query.cluster, cluster, sizeof cluster);
+            report_side_row(set, p, answer);
             record_text(set, "configuration", configs[c].label);
             record_text(set, "cluster", cluster);
-            record_number(set, "time_ratio", safe_ratio(results[c].time_us, results[0].time_us));
+            record_number(set, "time_ratio", safe_ratio(row[c].time_us, row[0].time_us));
             record_number(set, "bandwidth_ratio",
-                          safe_ratio(results[c].bandwidth_us, results[0].bandwidth_us));
-            record_number(set, "total", results[c].time_us * (double)repeat);
+                          safe_ratio(row[c].bandwidth_us, row[0].bandwidth_us));
+            record_number(set, "total", row[c].time_us * (double)repeat);
         }
     }
     doc_text(doc, "%s", "");
     for (int s = 0; s < size_count; s++) {
-        collcalc_result results[MAX_CONFIGS];
-        for (int c = 0; c < config_count; c++) {
-            collcalc_query q = *query;
-            q.cluster = configs[c].cluster;
-            q.size_bytes = sizes[s];
-            if (side_result(ctx, &q, algos, algo_count, &results[c]) != 0) {
-                doc_free(doc);
-                return EXIT_USAGE;
-            }
-        }
         char size_text[32];
         human_bytes(size_text, sizeof size_text, (double)sizes[s]);
-        ratio_lines(doc, configs, config_count, results, size_text, repeat);
+        ratio_lines(doc, configs, config_count, &results[(size_t)s * MAX_CONFIGS], size_text,
+                    repeat);
     }
+    free(results);
     return cli_emit(ctx, doc);
 }
 
@@ -567,12 +495,10 @@ static int compare_configs(cli_context *ctx, collcalc_query *query, collcalc_bw_
 
 int cmd_compare(cli_context *ctx)
 {
-    collcalc_query query;
-    collcalc_query_init(&query);
-    int code = cli_operation(ctx, &query.op);
+    collcalc_op op = COLLCALC_OP_ALLREDUCE;
+    int code = cli_operation(ctx, &op);
     if (code != 0)
         return code;
-    collcalc_diag diag;
     uint64_t sizes[MAX_SWEEP_SIZES];
     int size_count = 0;
     chart_request charts;
@@ -581,62 +507,50 @@ int cmd_compare(cli_context *ctx)
     if (code == 0)
         code = sizes_expand(ctx, chart_wanted(&charts) ? "1K..1G" : "64KB,1MB,100MB,1GB", 8,
                             1ULL << 30, sizes, &size_count);
-    long layers = 1, per_layer = 1;
-    if (code == 0)
-        code = report_repeat(ctx, &layers, &per_layer);
     bool many_links = ctx->args.count[OPT_LINK] > 1;
     bool placements = ctx->args.count[OPT_PLACEMENT] > 0;
-    collcalc_cluster_spec spec;
-    collcalc_cluster_spec_init(&spec);
+    cli_request request;
+    if (code == 0)
+        code = request_from_args(ctx, op, true, &request);
+    else
+        memset(&request, 0, sizeof request);
+    if (code == 0 && many_links && placements)
+        code = cli_usage_error(ctx, "--placement", "compare links or placements, not both");
+    if (code == 0 && (many_links || placements) && chart_wanted(&charts))
+        code = cli_usage_error(ctx, "--plot",
+                               "charts compare algorithms for now; drop --link/--placement or "
+                               "the chart");
     if (code == 0 && (many_links || placements)) {
         /* The shared settings only; each side adds its own cluster. */
-        collcalc_cluster_spec_init(&spec);
-        static const option_id SHARED[] = {OPT_GPUS, OPT_BW_BASIS, OPT_TREE_EFFICIENCY,
-                                           OPT_GPUS_PER_NODE, OPT_NODES, OPT_INTRA, OPT_INTER,
-                                           OPT_NICS_PER_NODE, OPT_NICS_PER_GPU, OPT_NVLS,
-                                           OPT_NO_NVLS, OPT_SHARP, OPT_BW, OPT_ALPHA,
-                                           OPT_PLATFORM};
-        for (size_t i = 0; i < sizeof SHARED / sizeof SHARED[0] && code == 0; i++) {
-            if (!arg_given(&ctx->args, SHARED[i]))
-                continue;
-            const option_def *def = option_def_of(SHARED[i]);
-            if (collcalc_cluster_spec_set(&spec, def->name,
-                                          def->value_name ? arg_value(&ctx->args, SHARED[i]) : NULL,
-                                          &diag) != COLLCALC_OK)
-                code = cli_usage_error(ctx, NULL, "%s", diag.message);
-        }
-        if (code == 0 && many_links && placements)
-            code = cli_usage_error(ctx, "--placement", "compare links or placements, not both");
-        config configs[MAX_CONFIGS];
+        request.request.cluster.link[0] = '\0';
+        config *configs = malloc(MAX_CONFIGS * sizeof *configs);
+        collcalc_answer *answer = malloc(sizeof *answer);
         int config_count = 0;
+        code = configs == NULL || answer == NULL ? cli_data_error(ctx, NULL, "out of memory")
+                                                 : build_configs(ctx, &request.request, configs,
+                                                                 &config_count);
         if (code == 0)
-            code = build_configs(ctx, &spec, configs, &config_count);
-        query.tree_efficiency = spec.tree_efficiency;
-        if (code == 0 && chart_wanted(&charts))
-            code = cli_usage_error(ctx, "--plot",
-                                   "charts compare algorithms for now; drop --link/--placement or "
-                                   "the chart");
-        if (code == 0)
-            code = compare_configs(ctx, &query, spec.basis, configs, config_count, sizes,
-                                   size_count, layers, per_layer);
+            code = compare_configs(ctx, &request.request, configs, config_count, sizes,
+                                   size_count, answer);
+        free(configs);
+        free(answer);
+        request_free(&request);
         return code;
     }
+    collcalc_prepared *prepared = malloc(sizeof *prepared);
+    if (code == 0 && prepared == NULL)
+        code = cli_data_error(ctx, NULL, "out of memory");
     if (code == 0)
-        code = report_spec_from_args(ctx, &spec);
-    if (code == 0)
-        code = report_resolve(ctx, &spec, &query.cluster, NULL);
-    query.tree_efficiency = spec.tree_efficiency;
-    bool nccl = false;
-    if (code == 0)
-        code = nccl_view_wanted(ctx, &spec, query.op, &nccl);
-    if (code == 0 && nccl && layers * per_layer > 1)
+        code = request_prepare(ctx, &request.request, prepared);
+    request_free(&request);
+    bool nccl = code == 0 && prepared->model == COLLCALC_COST_MODEL_NCCL;
+    if (nccl && prepared->layers * prepared->per_layer > 1)
         code = cli_usage_error(ctx, arg_given(&ctx->args, OPT_LAYERS) ? "--layers" : "--per-layer",
                                "totals are for the alpha-beta comparison (--cost-model "
                                "alpha-beta); NCCL's tuner view compares one call");
-    if (code == 0 && nccl)
-        return compare_nccl(ctx, &query, &spec, sizes, size_count, &charts);
     if (code == 0)
-        code = compare_algorithms(ctx, &query, spec.basis, sizes, size_count, layers, per_layer,
-                                  &charts);
+        code = nccl ? compare_nccl(ctx, prepared, sizes, size_count, &charts)
+                    : compare_algorithms(ctx, prepared, sizes, size_count, &charts);
+    free(prepared);
     return code;
 }

@@ -10,8 +10,8 @@
 #include "collcalc/units.h"
 #include "commands.h"
 #include "human.h"
-#include "nccl_view.h"
 #include "report.h"
+#include "request.h"
 #include "sizes.h"
 
 #define NCCL_TESTS_COLUMNS                                                                       \
@@ -90,47 +90,37 @@ static void describe_runs(const sweep_point *points, const uint64_t *sizes, int 
     }
 }
 
-/* The row's prediction: NCCL's tuner, or the alpha-beta model's named or
- * fastest-NCCL-runs algorithm(s). Alpha-beta rows may be several (one per
- * --algo). Returns 0 or an exit code. */
-static int predict_row(cli_context *ctx, collcalc_query *query, const nccl_setup *setup,
-                       const collcalc_algo *algos, int algo_count, record_set *set,
-                       collcalc_bw_basis basis, sweep_point *point)
+/* The row's prediction (the answer at query->size_bytes): NCCL's choice,
+ * or the alpha-beta model's named or fastest-NCCL-runs algorithm(s).
+ * Alpha-beta rows may be several (one per --algo). set NULL: the point
+ * only. Returns 0 or an exit code. */
+static int predict_row(cli_context *ctx, const collcalc_prepared *prepared, uint64_t size_bytes,
+                       collcalc_answer *answer, record_set *set, sweep_point *point)
 {
-    collcalc_diag diag;
-    if (setup != NULL) {
-        collcalc_nccl_func func = COLLCALC_NCCL_ALLREDUCE;
-        collcalc_nccl_func_from_op(query->op, &func);
-        collcalc_nccl_prediction prediction;
-        if (collcalc_nccl_predict(&setup->system, setup->constants, &setup->options, func,
-                                  query->size_bytes, &prediction, &diag) != COLLCALC_OK)
-            return cli_usage_error(ctx, NULL, "%s", diag.message);
-        const collcalc_nccl_candidate *c = collcalc_nccl_selected(&prediction);
+    int code = request_evaluate(ctx, prepared, size_bytes, answer);
+    if (code != 0)
+        return code;
+    *point = (sweep_point){collcalc_answer_algorithm(prepared, answer),
+                           collcalc_answer_protocol(prepared, answer), answer->time_us,
+                           answer->busbw_GBps};
+    if (set == NULL)
+        return 0;
+    if (prepared->model == COLLCALC_COST_MODEL_NCCL) {
+        const collcalc_nccl_candidate *c = collcalc_nccl_selected(&answer->prediction);
         record_begin(set);
         record_text(set, "model", "nccl");
         if (c != NULL) {
             record_text(set, "algorithm", collcalc_nccl_algo_name(c->algo));
             record_text(set, "protocol", collcalc_nccl_proto_name(c->proto));
-            nccl_view_record_figures(set, c);
+            report_nccl_figures(set, c);
         }
-        *point = (sweep_point){c ? collcalc_nccl_algo_name(c->algo) : "-",
-                               c ? collcalc_nccl_proto_name(c->proto) : "-", c ? c->time_us : 0.0,
-                               c ? c->busbw_GBps : 0.0};
         return 0;
     }
-    collcalc_result results[COLLCALC_ALGO_COUNT];
-    size_t count = 0, fastest = 0;
-    int code = report_evaluate(ctx, query, algos, algo_count, results, &count, &fastest);
-    if (code != 0)
-        return code;
-    size_t choice = report_fastest_in_nccl(results, count);
-    if (choice >= count)
-        choice = fastest;
-    size_t first = algo_count > 0 ? 0 : choice, last = algo_count > 0 ? count : choice + 1;
+    size_t first = prepared->algo_count > 0 ? 0 : (size_t)answer->headline;
+    size_t last = prepared->algo_count > 0 ? answer->count : first + 1;
     for (size_t k = first; k < last; k++)
-        report_result_row(set, query, &results[k], basis, 1, 1, k == fastest);
-    *point = (sweep_point){collcalc_algo_name(results[first].algo), NULL, results[first].time_us,
-                           results[first].busbw_GBps};
+        report_result_row(set, &answer->query, &answer->results[k], prepared->basis, 1, 1,
+                          k == answer->fastest);
     return 0;
 }
 
@@ -162,9 +152,8 @@ static plot_chart *sweep_chart(const collcalc_query *query, const sweep_point *p
 
 int cmd_sweep(cli_context *ctx)
 {
-    collcalc_query query;
-    collcalc_query_init(&query);
-    int code = cli_operation(ctx, &query.op);
+    collcalc_op op = COLLCALC_OP_ALLREDUCE;
+    int code = cli_operation(ctx, &op);
     const char *style = arg_value(&ctx->args, OPT_STYLE);
     bool nccl_style = false;
     if (code == 0 && style != NULL) {
@@ -184,27 +173,27 @@ int cmd_sweep(cli_context *ctx)
     int size_count = 0;
     if (code == 0)
         code = sizes_expand(ctx, NULL, 8, 1ULL << 30, sizes, &size_count);
-    collcalc_cluster_spec spec;
-    collcalc_cluster_spec_init(&spec);
+    cli_request request;
+    memset(&request, 0, sizeof request);
     if (code == 0)
-        code = report_spec_from_args(ctx, &spec);
-    collcalc_algo algos[COLLCALC_ALGO_COUNT];
-    int algo_count = 0;
+        code = request_from_args(ctx, op, true, &request);
+    /* (a sweep costs one call a size: repetitions are the single command's) */
+    request.request.layers = request.request.per_layer = 1;
+    collcalc_prepared *setup = malloc(sizeof *setup);
+    collcalc_answer *answer = malloc(sizeof *answer);
+    if (code == 0 && (setup == NULL || answer == NULL))
+        code = cli_data_error(ctx, NULL, "out of memory");
     if (code == 0)
-        code = report_algos(ctx, query.op, algos, &algo_count);
-    bool nccl = false;
-    if (code == 0)
-        code = nccl_view_wanted(ctx, &spec, query.op, &nccl);
-    if (code == 0)
-        code = report_resolve(ctx, &spec, &query.cluster, NULL);
+        code = request_prepare(ctx, &request.request, setup);
+    request_free(&request);
+    size_t algo_count = code == 0 ? setup->algo_count : 0;
+    bool nccl = code == 0 && setup->model == COLLCALC_COST_MODEL_NCCL;
     if (code == 0 && nccl_style && algo_count > 1)
         code = cli_usage_error(ctx, "--algo", "the nccl-tests layout shows one algorithm");
-    nccl_setup *setup = NULL;
-    if (code == 0 && nccl) {
-        setup = malloc(sizeof *setup);
-        code = setup == NULL ? cli_data_error(ctx, NULL, "out of memory")
-                             : nccl_view_setup(ctx, &spec, &query.cluster, setup);
-    }
+    collcalc_query query;
+    collcalc_query_init(&query);
+    if (code == 0)
+        query = setup->query;
     collcalc_nccl_tests_row *rows = NULL;
     sweep_point *points = NULL;
     if (code == 0) {
@@ -215,11 +204,11 @@ int cmd_sweep(cli_context *ctx)
     }
     if (code != 0) {
         free(setup);
+        free(answer);
         free(rows);
         free(points);
         return code;
     }
-    query.tree_efficiency = spec.tree_efficiency;
 
     /* Two passes: the first finds what each size runs (the header names
      * the algorithms), the second records the rows below that header. */
@@ -232,7 +221,7 @@ int cmd_sweep(cli_context *ctx)
         }
         /* Predict what nccl-tests measures: the size it actually moves. */
         query.size_bytes = rows[i].size_bytes;
-        code = predict_row(ctx, &query, setup, algos, algo_count, NULL, spec.basis, &points[i]);
+        code = predict_row(ctx, setup, query.size_bytes, answer, NULL, &points[i]);
         rows[i].out_of_place = collcalc_nccl_tests_measure(query.op, query.cluster.gpus,
                                                            rows[i].size_bytes, points[i].time_us,
                                                            COLLCALC_NCCL_TESTS_WRONG_NA);
@@ -240,6 +229,7 @@ int cmd_sweep(cli_context *ctx)
     }
     if (code != 0) {
         free(setup);
+        free(answer);
         free(rows);
         free(points);
         return code;
@@ -247,9 +237,9 @@ int cmd_sweep(cli_context *ctx)
     char algo_text[512], model_text[160];
     if (algo_count > 0) {
         size_t used = (size_t)snprintf(algo_text, sizeof algo_text, "%s", "as named:");
-        for (int k = 0; k < algo_count && used < sizeof algo_text; k++)
+        for (size_t k = 0; k < algo_count && used < sizeof algo_text; k++)
             used += (size_t)snprintf(algo_text + used, sizeof algo_text - used, " %s",
-                                     collcalc_algo_name(algos[k]));
+                                     collcalc_algo_name(setup->algos[k]));
     } else {
         char runs[400];
         describe_runs(points, sizes, size_count, runs, sizeof runs);
@@ -262,10 +252,10 @@ int cmd_sweep(cli_context *ctx)
                  setup->options.corrections ? " with collcalc's corrections" : " (faithful)");
     else
         snprintf(model_text, sizeof model_text, "alpha-beta model, %s",
-                 report_basis_phrase(spec.basis));
+                 report_basis_phrase(setup->basis));
 
     document *doc = doc_new(ctx->name);
-    report_query(doc, &query, spec.basis, 1, 1, false);
+    report_query(doc, &query, setup->basis, 1, 1, false);
     doc_query_text(doc, "model", nccl ? "nccl" : "alpha-beta");
     if (nccl_style) {
         nccl_tests_header(doc, &query, model_text, algo_text, sizes[0], sizes[size_count - 1]);
@@ -282,7 +272,7 @@ int cmd_sweep(cli_context *ctx)
         size_t before = record_count(set);
         query.size_bytes = rows[i].size_bytes;
         sweep_point again;
-        code = predict_row(ctx, &query, setup, algos, algo_count, set, spec.basis, &again);
+        code = predict_row(ctx, setup, query.size_bytes, answer, set, &again);
         /* nccl-tests' own columns on every row of this size */
         for (size_t k = before; code == 0 && k < record_count(set); k++) {
             record_select(set, k);
@@ -316,6 +306,7 @@ int cmd_sweep(cli_context *ctx)
                                         : algo_count > 0 ? points[0].algorithm
                                                          : "fastest NCCL runs (alpha-beta)"));
     free(setup);
+    free(answer);
     free(rows);
     free(points);
     if (code != 0) {

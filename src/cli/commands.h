@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "collcalc/cluster_spec.h"
+#include "collcalc/answer.h"
 #include "context.h"
 #include "rows.h"
 #include "options.h"
@@ -43,20 +43,12 @@ void help_print(FILE *out, const command_spec *spec);
 extern const option_group COLLECTIVE_GROUPS[];
 
 int cmd_collective(cli_context *ctx);
-/* A collective query resolved from its options, all but the size: the
- * cluster, algorithms, repetitions and model. batch keeps the plans of
- * recent lines to answer a line that differs from one only in --size. A
- * plain value (no pointers into the arguments). */
+/* A collective question resolved from its options, all but the size: the
+ * library's prepared question (cluster, model, algorithms, repetitions)
+ * and --explain. batch keeps the plans of recent lines to answer a line
+ * that differs from one only in --size. A plain value. */
 typedef struct {
-    collcalc_query query; /* size_bytes unset */
-    collcalc_cluster_spec cluster_spec;
-    collcalc_algo algos[COLLCALC_ALGO_COUNT];
-    int algo_count; /* 0: every applicable algorithm */
-    /* The model's rows for them, the query checked (alpha-beta plans) */
-    collcalc_model_row rows[COLLCALC_ALGO_COUNT];
-    size_t row_count;
-    long layers, per_layer;
-    bool nccl;    /* answered with NCCL's model (a platform) */
+    collcalc_prepared prepared;
     bool explain; /* --explain */
 } collective_plan;
 

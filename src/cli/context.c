@@ -72,6 +72,12 @@ static void queue(cli_context *ctx, const char *kind, const char *format, va_lis
     char *slot = ctx->warnings[ctx->warning_count++];
     int used = snprintf(slot, sizeof ctx->warnings[0], "%s: ", kind);
     vsnprintf(slot + used, sizeof ctx->warnings[0] - (size_t)used, format, args);
+    /* The sides of a comparison may say the same thing: once is enough. */
+    for (int i = 0; i + 1 < ctx->warning_count; i++)
+        if (strcmp(ctx->warnings[i], slot) == 0) {
+            ctx->warning_count--;
+            break;
+        }
 }
 
 void cli_warn(cli_context *ctx, const char *format, ...)
@@ -171,233 +177,123 @@ int cli_read_input(cli_context *ctx, const char *path, char **out_text, size_t *
 
 /* ---- tables --------------------------------------------------------------- */
 
-/* The name of entry index of a merged table when it replaced a built-in
- * entry, else NULL: one per table type, for note_replaced. */
-typedef const char *(*replaced_name_fn)(const void *table, size_t index);
-
-static const char *replaced_link(const void *table, size_t index)
+/* The session notes not yet queued (the tables' "replaces the built-in"
+ * lines), as notes of this command. */
+static void queue_session_notes(cli_context *ctx)
 {
-    return collcalc_link_table_origin(table, index) == COLLCALC_ENTRY_REPLACED
-               ? collcalc_link_table_at(table, index)->name
-               : NULL;
+    size_t count = collcalc_session_note_count(ctx->session);
+    for (; ctx->session_notes < count; ctx->session_notes++)
+        cli_note(ctx, "%s", collcalc_session_note(ctx->session, ctx->session_notes));
 }
 
-static const char *replaced_platform(const void *table, size_t index)
-{
-    return collcalc_platform_table_origin(table, index) == COLLCALC_ENTRY_REPLACED
-               ? collcalc_platform_table_at(table, index)->name
-               : NULL;
-}
+/* A user's table file into the session (load is one of the session's
+ * loaders, with the mode). Returns 0 or an exit code. */
+typedef collcalc_status (*table_loader)(collcalc_session *session, const char *text,
+                                        size_t length, const char *name,
+                                        collcalc_table_mode mode, collcalc_diag *diag);
 
-static const char *replaced_model(const void *table, size_t index)
+static int load_table(cli_context *ctx, option_id overlay_id, option_id only_id,
+                      table_loader load)
 {
-    return collcalc_model_table_origin(table, index) == COLLCALC_ENTRY_REPLACED
-               ? collcalc_model_table_at(table, index)->name
-               : NULL;
-}
-
-/* Notes "SHOWN replaces the built-in NOUN(s) a, b" for a user's file merged
- * over a built-in table of count entries, replaced of them replaced; the
- * list is cut at 200 bytes, the plural follows replaced. */
-static void note_replaced(cli_context *ctx, const char *shown, const char *noun,
-                          const void *table, size_t count, size_t replaced,
-                          replaced_name_fn name_of)
-{
-    char names[200] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < count && used < sizeof names; i++) {
-        const char *name = name_of(table, i);
-        if (name != NULL)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
-                                     name);
-    }
-    if (used > 0)
-        cli_note(ctx, "%s replaces the built-in %s%s %s", shown, noun, replaced == 1 ? "" : "s",
-                 names);
-}
-
-/* The built-in tables are loaded once per process (tests, fuzzers and
- * batch run many commands in one) and only when a command needs them;
- * they live until exit. A user's table is the command's own. */
-static collcalc_link_table *builtin_links;
-static collcalc_platform_table *builtin_platforms;
-
-static int shared_builtin_links(cli_context *ctx, collcalc_link_table **out)
-{
-    collcalc_diag diag;
-    if (builtin_links == NULL &&
-        collcalc_link_table_builtin(&builtin_links, &diag) != COLLCALC_OK)
-        return cli_data_error(ctx, "built-in data/links.json", "%s", diag.message);
-    *out = builtin_links;
-    return 0;
-}
-
-static int load_links(cli_context *ctx)
-{
-    collcalc_diag diag;
-    const char *overlay = arg_value(&ctx->args, OPT_LINKS_FILE);
-    const char *only = arg_value(&ctx->args, OPT_LINKS_ONLY);
-    if (overlay != NULL && only != NULL)
-        return cli_usage_error(ctx, "--links-only", "give --links or --links-only, not both");
+    const char *overlay = arg_value(&ctx->args, overlay_id);
+    const char *only = arg_value(&ctx->args, only_id);
     const char *path = only != NULL ? only : overlay;
     if (path == NULL)
-        return shared_builtin_links(ctx, &ctx->links);
+        return 0;
     char *text;
     size_t length;
     int code = cli_read_input(ctx, path, &text, &length);
     if (code != 0)
         return code;
-    const char *shown = cli_input_name(path);
-    collcalc_link_table *file = NULL;
-    collcalc_status status = collcalc_link_table_parse_named(text, length, shown, &file, &diag);
+    collcalc_diag diag;
+    collcalc_status status = load(ctx->session, text, length, cli_input_name(path),
+                                  only != NULL ? COLLCALC_TABLE_REPLACE : COLLCALC_TABLE_OVERLAY,
+                                  &diag);
     free(text);
     if (status != COLLCALC_OK)
         return cli_data_error(ctx, NULL, "%s", diag.message);
-    ctx->links_owned = true;
-    if (only != NULL) {
-        ctx->links = file;
-        return 0;
-    }
-    collcalc_link_table *builtin = NULL;
-    code = shared_builtin_links(ctx, &builtin);
-    if (code != 0) {
-        collcalc_link_table_free(file);
-        return code;
-    }
-    status = collcalc_link_table_overlay(builtin, file, &ctx->links, &diag);
-    collcalc_link_table_free(file);
-    if (status != COLLCALC_OK)
-        return cli_data_error(ctx, NULL, "%s", diag.message);
-    note_replaced(ctx, shown, "link", ctx->links, collcalc_link_table_count(ctx->links),
-                  collcalc_link_table_replaced_count(ctx->links), replaced_link);
+    queue_session_notes(ctx);
     return 0;
 }
 
-/* Runs load once per command: 0 at once when the table is already there
- * (loaded != NULL), else load's exit code. The cli_X getters below. */
-static int load_once(cli_context *ctx, const void *loaded, int (*load)(cli_context *))
+int cli_session(cli_context *ctx, collcalc_session **out)
 {
-    return loaded != NULL ? 0 : load(ctx);
+    if (ctx->session == NULL) {
+        collcalc_diag diag;
+        if (collcalc_session_new(&ctx->session, &diag) != COLLCALC_OK)
+            return cli_data_error(ctx, NULL, "out of memory");
+        ctx->session_owned = true;
+        ctx->session_notes = 0;
+        if (arg_given(&ctx->args, OPT_LINKS_FILE) && arg_given(&ctx->args, OPT_LINKS_ONLY))
+            return cli_usage_error(ctx, "--links-only", "give --links or --links-only, not both");
+        if (arg_given(&ctx->args, OPT_PLATFORMS_FILE) && arg_given(&ctx->args, OPT_PLATFORMS_ONLY))
+            return cli_usage_error(ctx, "--platforms-only",
+                                   "give --platforms or --platforms-only, not both");
+        int code = load_table(ctx, OPT_LINKS_FILE, OPT_LINKS_ONLY, collcalc_session_load_links);
+        if (code == 0)
+            code = load_table(ctx, OPT_PLATFORMS_FILE, OPT_PLATFORMS_ONLY,
+                              collcalc_session_load_platforms);
+        if (code != 0) {
+            collcalc_session_free(ctx->session);
+            ctx->session = NULL;
+            return code;
+        }
+    }
+    *out = ctx->session;
+    return 0;
+}
+
+/* A table of the session: a failure is a bad built-in table. */
+static int table_failed(cli_context *ctx, const char *what, const collcalc_diag *diag)
+{
+    return cli_data_error(ctx, what, "%s", diag->message);
 }
 
 int cli_links(cli_context *ctx, const collcalc_link_table **out)
 {
-    int code = load_once(ctx, ctx->links, load_links);
-    if (code == 0)
-        *out = ctx->links;
-    return code;
-}
-
-static int load_platforms(cli_context *ctx, const collcalc_link_table *links)
-{
+    collcalc_session *session = NULL;
+    int code = cli_session(ctx, &session);
     collcalc_diag diag;
-    const char *overlay = arg_value(&ctx->args, OPT_PLATFORMS_FILE);
-    const char *only = arg_value(&ctx->args, OPT_PLATFORMS_ONLY);
-    if (overlay != NULL && only != NULL)
-        return cli_usage_error(ctx, "--platforms-only",
-                               "give --platforms or --platforms-only, not both");
-    const char *path = only != NULL ? only : overlay;
-    if (path == NULL && links == builtin_links) {
-        if (builtin_platforms == NULL &&
-            collcalc_platform_table_builtin(links, &builtin_platforms, &diag) != COLLCALC_OK)
-            return cli_data_error(ctx, "built-in data/platforms.json", "%s", diag.message);
-        ctx->platforms = builtin_platforms;
-        return 0;
-    }
-    ctx->platforms_owned = true;
-    if (path == NULL) {
-        /* The built-in presets, checked against the user's merged links. */
-        if (collcalc_platform_table_builtin(links, &ctx->platforms, &diag) != COLLCALC_OK)
-            return cli_data_error(ctx, "built-in data/platforms.json", "%s", diag.message);
-        return 0;
-    }
-    char *text;
-    size_t length;
-    int code = cli_read_input(ctx, path, &text, &length);
-    if (code != 0)
-        return code;
-    const char *shown = cli_input_name(path);
-    collcalc_platform_table *file = NULL;
-    collcalc_status status =
-        collcalc_platform_table_parse_named(text, length, shown, links, &file, &diag);
-    free(text);
-    if (status != COLLCALC_OK)
-        return cli_data_error(ctx, NULL, "%s", diag.message);
-    if (only != NULL) {
-        ctx->platforms = file;
-        return 0;
-    }
-    collcalc_platform_table *base = NULL;
-    status = collcalc_platform_table_builtin(links, &base, &diag);
-    if (status == COLLCALC_OK)
-        status = collcalc_platform_table_overlay(base, file, &ctx->platforms, &diag);
-    collcalc_platform_table_free(base);
-    collcalc_platform_table_free(file);
-    if (status != COLLCALC_OK) {
-        ctx->platforms = NULL;
-        return cli_data_error(ctx, NULL, "%s", diag.message);
-    }
-    note_replaced(ctx, shown, "platform", ctx->platforms,
-                  collcalc_platform_table_count(ctx->platforms),
-                  collcalc_platform_table_replaced_count(ctx->platforms), replaced_platform);
-    return 0;
-}
-
-/* load_platforms checked against the command's links (loaded first). */
-static int load_platforms_for_links(cli_context *ctx)
-{
-    const collcalc_link_table *links;
-    int code = cli_links(ctx, &links);
-    return code != 0 ? code : load_platforms(ctx, links);
+    if (code == 0 && collcalc_session_links(session, out, &diag) != COLLCALC_OK)
+        code = table_failed(ctx, "built-in data/links.json", &diag);
+    return code;
 }
 
 int cli_platforms(cli_context *ctx, const collcalc_platform_table **out)
 {
-    int code = load_once(ctx, ctx->platforms, load_platforms_for_links);
-    if (code == 0)
-        *out = ctx->platforms;
-    return code;
-}
-
-static collcalc_model_table *builtin_models;
-
-static int load_models(cli_context *ctx)
-{
+    collcalc_session *session = NULL;
+    int code = cli_session(ctx, &session);
     collcalc_diag diag;
-    if (builtin_models == NULL &&
-        collcalc_model_table_builtin(&builtin_models, &diag) != COLLCALC_OK)
-        return cli_data_error(ctx, "built-in data/models.json", "%s", diag.message);
-    const char *path = arg_value(&ctx->args, OPT_MODEL_FILE);
-    if (path == NULL) {
-        ctx->models = builtin_models;
-        return 0;
-    }
-    char *text;
-    size_t length;
-    int code = cli_read_input(ctx, path, &text, &length);
-    if (code != 0)
-        return code;
-    const char *shown = cli_input_name(path);
-    collcalc_model_table *file = NULL;
-    collcalc_status status = collcalc_model_table_parse(text, length, shown, &file, &diag);
-    free(text);
-    if (status == COLLCALC_OK)
-        status = collcalc_model_table_overlay(builtin_models, file, &ctx->models, &diag);
-    collcalc_model_table_free(file);
-    if (status != COLLCALC_OK)
-        return cli_data_error(ctx, NULL, "%s", diag.message);
-    ctx->models_owned = true;
-    note_replaced(ctx, shown, "model", ctx->models, collcalc_model_table_count(ctx->models),
-                  collcalc_model_table_replaced_count(ctx->models), replaced_model);
-    return 0;
+    if (code == 0 && collcalc_session_platforms(session, out, &diag) != COLLCALC_OK)
+        code = table_failed(ctx, "built-in data/platforms.json", &diag);
+    return code;
 }
 
 int cli_models(cli_context *ctx, const collcalc_model_table **out)
 {
-    int code = load_once(ctx, ctx->models, load_models);
-    if (code == 0)
-        *out = ctx->models;
-    return code;
+    collcalc_session *session = NULL;
+    int code = cli_session(ctx, &session);
+    if (code != 0)
+        return code;
+    const char *path = arg_value(&ctx->args, OPT_MODEL_FILE);
+    if (path != NULL && !ctx->models_loaded) {
+        char *text;
+        size_t length;
+        if ((code = cli_read_input(ctx, path, &text, &length)) != 0)
+            return code;
+        collcalc_diag diag;
+        collcalc_status status = collcalc_session_load_models(session, text, length,
+                                                              cli_input_name(path), &diag);
+        free(text);
+        if (status != COLLCALC_OK)
+            return cli_data_error(ctx, NULL, "%s", diag.message);
+        queue_session_notes(ctx);
+    }
+    ctx->models_loaded = true;
+    collcalc_diag diag;
+    if (collcalc_session_models(session, out, &diag) != COLLCALC_OK)
+        return table_failed(ctx, "built-in data/models.json", &diag);
+    return 0;
 }
 
 int cli_model(cli_context *ctx, const collcalc_model_shape **out)
@@ -408,16 +304,16 @@ int cli_model(cli_context *ctx, const collcalc_model_shape **out)
         return code;
     const char *name = arg_value(&ctx->args, OPT_MODEL);
     char known[1024];
-    collcalc_model_table_names(ctx->models, known, sizeof known);
+    collcalc_model_table_names(table, known, sizeof known);
     if (name == NULL)
         return cli_usage_error(ctx, "--model", "missing: the model, one of %s", known);
-    *out = collcalc_model_table_find(ctx->models, name);
+    *out = collcalc_model_table_find(table, name);
     if (*out != NULL)
         return 0;
     const char *names[COLLCALC_MODELS_MAX * (1 + COLLCALC_MAX_ALIASES)];
     size_t n = 0;
-    for (size_t i = 0; i < collcalc_model_table_count(ctx->models); i++) {
-        const collcalc_model_shape *m = collcalc_model_table_at(ctx->models, i);
+    for (size_t i = 0; i < collcalc_model_table_count(table); i++) {
+        const collcalc_model_shape *m = collcalc_model_table_at(table, i);
         names[n++] = m->name;
         for (int k = 0; k < COLLCALC_MAX_ALIASES; k++)
             if (m->aliases[k][0] != '\0')
@@ -549,13 +445,8 @@ int cli_finish(cli_context *ctx, int code)
 void cli_context_free(cli_context *ctx)
 {
     options_free(&ctx->args);
-    if (ctx->platforms_owned)
-        collcalc_platform_table_free(ctx->platforms);
-    ctx->platforms = NULL;
-    if (ctx->links_owned)
-        collcalc_link_table_free(ctx->links);
-    ctx->links = NULL;
-    if (ctx->models_owned)
-        collcalc_model_table_free(ctx->models);
-    ctx->models = NULL;
+    if (ctx->session_owned)
+        collcalc_session_free(ctx->session);
+    ctx->session = NULL;
+    ctx->session_owned = false;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "collcalc/answer.h"
 #include "collcalc/links.h"
 #include "collcalc/model.h"
 #include "collcalc/models.h"
@@ -34,10 +35,10 @@ typedef struct cli_context {
     parsed_args args;
     output_format format;
 
-    collcalc_link_table *links;         /* NULL until cli_links() */
-    collcalc_platform_table *platforms; /* NULL until cli_platforms() */
-    collcalc_model_table *models;       /* NULL until cli_model() */
-    bool links_owned, platforms_owned, models_owned; /* false: the process-wide built-in table */
+    collcalc_session *session; /* the tables; NULL until cli_session() */
+    bool session_owned;        /* false: batch's, lent to its lines */
+    size_t session_notes;      /* the session's notes queued so far */
+    bool models_loaded;        /* --model-file is in the session */
     bool stdin_used;                    /* '-' may be read once */
 
     int warning_count; /* printed by cli_finish on success only */
@@ -87,8 +88,12 @@ void cli_note(cli_context *ctx, const char *format, ...)
 /* How the user wrote an option ("--size", "-s"), for messages. */
 const char *cli_spelled(const cli_context *ctx, option_id id);
 
-/* The link table: built-in, overlaid by --links FILE, or --links-only FILE.
- * Loaded on first use. Returns 0 or an exit code (after the message). */
+/* The session: the tables, built-in, overlaid by --links / --platforms
+ * FILE or replaced by --links-only / --platforms-only FILE (read when the
+ * session is first asked for). Returns 0 or an exit code. */
+int cli_session(cli_context *ctx, collcalc_session **out);
+
+/* The session's link table. Returns 0 or an exit code (after the message). */
 int cli_links(cli_context *ctx, const collcalc_link_table **out);
 
 /* The platform table (after the links), the same way. */

@@ -1,20 +1,18 @@
-/* The NCCL-faithful model as the commands set it up: a platform, node
- * count and launch mode turned into NCCL's system values, the constants of
- * the NCCL release, and the forcing and correction options from argv. */
+/* NCCL's model for a run whose shape the command knows (check, fit, plan):
+ * a platform, node count and launch mode with argv's NCCL options, set up
+ * by the library (collcalc_prepare_nccl). */
 #ifndef COLLCALC_CLI_NCCL_SETUP_H
 #define COLLCALC_CLI_NCCL_SETUP_H
 
 #include <stdbool.h>
 
-#include "collcalc/model.h"
-#include "collcalc/nccl_model.h"
+#include "collcalc/answer.h"
 #include "context.h"
 
 typedef struct {
-    const collcalc_platform *platform;           /* borrowed from the context's table */
+    const collcalc_platform *platform;           /* borrowed from the session's table */
     collcalc_nccl_system system;
     const collcalc_nccl_constants *constants;    /* the release's (selection) */
-    const collcalc_nccl_constants *newest;       /* corrections start from it */
     collcalc_nccl_options options;
     collcalc_nccl_launch launch;
     int nodes, gpus_per_node;

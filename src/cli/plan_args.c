@@ -1,7 +1,7 @@
 /* Shared planning options (plan_args.h). */
 #include "plan_args.h"
 
-#include "report.h"
+#include "request.h"
 
 int plan_tokens(cli_context *ctx, uint64_t *out)
 {
@@ -48,13 +48,13 @@ int plan_cluster(cli_context *ctx, long gpus, collcalc_cluster *out, bool *singl
 {
     collcalc_cluster_spec spec;
     collcalc_cluster_spec_init(&spec);
-    int code = report_spec_from_args(ctx, &spec);
+    int code = request_spec_from_args(ctx, &spec);
     if (code != 0)
         return code;
     if (spec.gpus == 0 && spec.nodes == 0)
         spec.gpus = gpus;
     collcalc_cluster_info info;
-    code = report_resolve(ctx, &spec, out, &info);
+    code = request_cluster(ctx, &spec, out, &info);
     *single_link = info.single_link;
     *out_basis = spec.basis;
     return code;

@@ -1,16 +1,13 @@
-/* Collective results as records, header lines and explanations (report.h). */
+/* The answer as records: result and phase columns, NCCL's candidates,
+ * header lines and explanations (report.h). */
 #include "report.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "collcalc/topo_cluster.h"
-
 #include "collcalc/units.h"
-#include "commands.h"
 #include "human.h"
-#include "messages.h"
 
 /* The phase columns, in their order (phase_value reads them by these). */
 enum {
@@ -54,230 +51,6 @@ static const record_column RESULT_COLUMN_LIST[] = {
 const record_schema RESULT_SCHEMA = {"results",
                                      sizeof RESULT_COLUMN_LIST / sizeof RESULT_COLUMN_LIST[0],
                                      RESULT_COLUMN_LIST};
-
-/* ---- options -> cluster ------------------------------------------------------ */
-
-/* Cluster options, spelled as the library's spec keys. */
-static const option_id CLUSTER_OPTIONS[] = {
-    OPT_GPUS,      OPT_GPUS_PER_NODE, OPT_NODES,        OPT_NICS_PER_NODE, OPT_NICS_PER_GPU,
-    OPT_LINK,      OPT_INTRA,         OPT_INTER,        OPT_PLATFORM,      OPT_BW,
-    OPT_ALPHA,     OPT_BW_BASIS,      OPT_TREE_EFFICIENCY, OPT_NVLS,       OPT_NO_NVLS,
-    OPT_SHARP,
-};
-
-int report_spec_from_args(cli_context *ctx, collcalc_cluster_spec *spec)
-{
-    for (size_t i = 0; i < sizeof CLUSTER_OPTIONS / sizeof CLUSTER_OPTIONS[0]; i++) {
-        option_id id = CLUSTER_OPTIONS[i];
-        if (!arg_given(&ctx->args, id))
-            continue;
-        const option_def *def = option_def_of(id);
-        collcalc_diag diag;
-        const char *value = def->value_name != NULL ? arg_value(&ctx->args, id) : NULL;
-        if (collcalc_cluster_spec_set(spec, def->name, value, &diag) != COLLCALC_OK)
-            return cli_usage_error(ctx, NULL, "%s", diag.message);
-    }
-    if (arg_given(&ctx->args, OPT_NVLS) && arg_given(&ctx->args, OPT_NO_NVLS))
-        return cli_usage_error(ctx, "--no-nvls", "give --nvls or --no-nvls, not both");
-    return 0;
-}
-
-/* The per-step latency of the table's first link of a class (the NVLink
- * and PCIe figures a topology's paths take). */
-static double class_alpha_us(const collcalc_link_table *links, collcalc_link_class link_class)
-{
-    for (size_t i = 0; i < collcalc_link_table_count(links); i++) {
-        const collcalc_link *link = collcalc_link_table_at(links, i);
-        if (link->link_class == link_class)
-            return link->alpha_us;
-    }
-    return 0.0;
-}
-
-/* --topo FILE: the box's own intra-node path. Without another cluster
- * option it is a one-node query over the topology's GPUs; with one it
- * replaces the intra link (and the GPUs per node) of that cluster. */
-static int apply_topo(cli_context *ctx, const collcalc_cluster_spec *spec,
-                      const collcalc_link_table *links, collcalc_cluster *cluster, bool resolved)
-{
-    const char *path = arg_value(&ctx->args, OPT_TOPO);
-    char *text;
-    size_t length;
-    int code = cli_read_input(ctx, path, &text, &length);
-    if (code != 0)
-        return code;
-    const char *shown = cli_input_name(path);
-    collcalc_topo *topo = NULL;
-    collcalc_diag diag;
-    collcalc_status status = collcalc_topo_parse(text, length, NULL, &topo, &diag);
-    free(text);
-    if (status != COLLCALC_OK)
-        return cli_data_error(ctx, shown, "%s", diag.message);
-    collcalc_link_params intra;
-    status = collcalc_topo_intra_link(topo, class_alpha_us(links, COLLCALC_LINK_CLASS_NVLINK),
-                                      class_alpha_us(links, COLLCALC_LINK_CLASS_PCI), &intra, &diag);
-    int gpus = topo->gpu_count;
-    collcalc_topo_free(topo);
-    if (status != COLLCALC_OK)
-        return cli_data_error(ctx, shown, "%s", diag.message);
-    if (!resolved) {
-        long p = spec->gpus > 0 ? spec->gpus : gpus;
-        if (p > gpus)
-            return cli_usage_error(ctx, "--gpus", "%ld GPUs, but %s shows %d in the box", p, shown,
-                                   gpus);
-        collcalc_cluster_single_link((int)p, &intra, cluster);
-        cluster->nvls_intra = intra.nvlink && spec->nvls == COLLCALC_SETTING_ON;
-    } else {
-        cluster->intra = intra;
-        if (spec->gpus_per_node == 0)
-            cluster->gpus_per_node = gpus;
-        if (!intra.nvlink)
-            cluster->nvls_intra = false;
-    }
-    return 0;
-}
-
-int report_resolve(cli_context *ctx, const collcalc_cluster_spec *spec,
-                   collcalc_cluster *out_cluster, collcalc_cluster_info *info)
-{
-    const collcalc_link_table *links;
-    const collcalc_platform_table *platforms = NULL;
-    int code = cli_links(ctx, &links);
-    if (code != 0)
-        return code;
-    bool need_platforms = spec->platform[0] != '\0' ||
-                          arg_given(&ctx->args, OPT_PLATFORMS_FILE) ||
-                          arg_given(&ctx->args, OPT_PLATFORMS_ONLY);
-    if (need_platforms && (code = cli_platforms(ctx, &platforms)) != 0)
-        return code;
-    collcalc_cluster_info local;
-    if (info == NULL)
-        info = &local;
-    collcalc_cluster_info_init(info);
-    bool topo = arg_given(&ctx->args, OPT_TOPO);
-    bool other_cluster = spec->link[0] || spec->intra[0] || spec->platform[0] || spec->inter[0] ||
-                         spec->gpus_per_node > 0 || spec->bw_set;
-    if (topo && !other_cluster) {
-        info->single_link = true;
-        return apply_topo(ctx, spec, links, out_cluster, false);
-    }
-    collcalc_cluster_spec with_intra = *spec;
-    if (topo && !spec->link[0] && !spec->intra[0] && !spec->platform[0]) {
-        /* The topology gives the intra link; any NVLink entry stands in
-         * for it while the rest of the cluster resolves. */
-        for (size_t i = 0; i < collcalc_link_table_count(links); i++)
-            if (collcalc_link_table_at(links, i)->link_class == COLLCALC_LINK_CLASS_NVLINK) {
-                snprintf(with_intra.intra, sizeof with_intra.intra, "%s",
-                         collcalc_link_table_at(links, i)->name);
-                break;
-            }
-        spec = &with_intra;
-    }
-    collcalc_diag diag;
-    if (collcalc_cluster_resolve(spec, links, platforms, out_cluster, info, &diag) != COLLCALC_OK)
-        return cli_usage_error(ctx, NULL, "%s", diag.message);
-    for (size_t i = 0; i < info->warning_count; i++)
-        cli_warn(ctx, "%s", info->warnings[i]);
-    return topo ? apply_topo(ctx, spec, links, out_cluster, true) : 0;
-}
-
-/* ---- algorithms ------------------------------------------------------------- */
-
-int report_algos(cli_context *ctx, collcalc_op op, collcalc_algo *algos, int *count)
-{
-    *count = 0;
-    for (int i = 0; i < ctx->args.count[OPT_ALGO]; i++) {
-        const char *value = ctx->args.values[OPT_ALGO][i];
-        if (strcmp(value, "all") == 0) {
-            *count = 0;
-            return 0;
-        }
-        collcalc_algo algo;
-        collcalc_algo available[COLLCALC_ALGO_COUNT];
-        size_t n = collcalc_algos_for_op(op, available, COLLCALC_ALGO_COUNT);
-        bool known = collcalc_algo_from_name(value, &algo, NULL) == COLLCALC_OK;
-        bool for_op = false;
-        for (size_t k = 0; known && k < n; k++)
-            for_op = for_op || available[k] == algo;
-        if (!for_op) {
-            /* the names for the message only (batch checks millions of --algo) */
-            const char *names[COLLCALC_ALGO_COUNT];
-            char list[256] = "";
-            size_t used = 0;
-            for (size_t k = 0; k < n; k++) {
-                names[k] = collcalc_algo_name(available[k]);
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
-                                         names[k]);
-            }
-            char shown[COLLCALC_ECHO_BUFFER], hint[160];
-            collcalc_echo(shown, sizeof shown, value);
-            message_suggest(hint, sizeof hint, value, names, n, "");
-            return cli_usage_error(ctx, "--algo", "%s '%s'%s; %s has: %s",
-                                   known ? "not an algorithm of this operation:" : "unknown algorithm",
-                                   shown, hint, collcalc_op_title(op), list);
-        }
-        bool seen = false;
-        for (int k = 0; k < *count; k++)
-            seen = seen || algos[k] == algo;
-        if (!seen)
-            algos[(*count)++] = algo;
-    }
-    return 0;
-}
-
-int report_rows(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
-                int algo_count, collcalc_model_row *rows, size_t *out_row_count)
-{
-    collcalc_diag diag;
-    size_t count = 0;
-    collcalc_status status = collcalc_model_rows(query, algos, algo_count > 0 ? (size_t)algo_count : 0,
-                                                 rows, COLLCALC_ALGO_COUNT, &count, &diag);
-    if (status == COLLCALC_ERR_UNSUPPORTED)
-        return cli_usage_error(ctx, "--algo", "%s", diag.message);
-    if (status != COLLCALC_OK)
-        return cli_data_error(ctx, NULL, "%s", diag.message);
-    if (count == 0)
-        return cli_usage_error(ctx, "--algo", "no algorithm applies");
-    *out_row_count = count;
-    return 0;
-}
-
-int report_cost(cli_context *ctx, const collcalc_query *query, const collcalc_model_row *rows,
-                size_t row_count, uint64_t size_bytes, collcalc_result *results,
-                size_t *out_count, size_t *out_fastest)
-{
-    collcalc_diag diag;
-    for (size_t i = 0; i < row_count; i++)
-        if (collcalc_model_evaluate_row(query, rows[i], size_bytes, &results[i], &diag) !=
-            COLLCALC_OK)
-            return cli_data_error(ctx, NULL, "%s", diag.message);
-    *out_count = row_count;
-    *out_fastest = collcalc_fastest_index(results, row_count);
-    return 0;
-}
-
-int report_evaluate(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
-                    int algo_count, collcalc_result *results, size_t *out_count,
-                    size_t *out_fastest)
-{
-    collcalc_model_row rows[COLLCALC_ALGO_COUNT];
-    size_t row_count = 0;
-    int code = report_rows(ctx, query, algos, algo_count, rows, &row_count);
-    if (code == 0)
-        code = report_cost(ctx, query, rows, row_count, query->size_bytes, results, out_count,
-                           out_fastest);
-    return code;
-}
-
-int report_repeat(cli_context *ctx, long *layers, long *per_layer)
-{
-    *layers = 1;
-    *per_layer = 1;
-    int code = cli_count(ctx, OPT_LAYERS, 1, 1000000, layers);
-    if (code == 0)
-        code = cli_count(ctx, OPT_PER_LAYER, 1, 1000, per_layer);
-    return code;
-}
 
 /* ---- words ---------------------------------------------------------------- */
 
@@ -513,16 +286,6 @@ void report_result_write(row_buffer *out, output_format format, const column_sel
     rows_end(out, format);
 }
 
-size_t report_fastest_in_nccl(const collcalc_result *results, size_t count)
-{
-    size_t best = count;
-    for (size_t i = 0; i < count; i++)
-        if (collcalc_algo_in_nccl(results[i].op, results[i].algo) &&
-            (best == count || results[i].time_us < results[best].time_us))
-            best = i;
-    return best;
-}
-
 void report_header(document *doc, const collcalc_query *query, collcalc_bw_basis basis)
 {
     char size_si[32], size_exact[40], cluster[256], bw[32], bw2[32], a1[32], a2[32];
@@ -591,4 +354,322 @@ void report_explain(document *doc, const collcalc_query *query, const collcalc_r
     }
     if (collcalc_result_explain(query, r, text, sizeof text) > 0)
         doc_text(doc, "  note: %s", text);
+}
+
+/* ---- NCCL's candidates ---------------------------------------------------------- */
+
+static const record_column NCCL_COLUMNS[] = {
+    {"size_bytes", "size", FIELD_BYTES, COLUMN_BOTH, NULL}, /* hidden for one size */
+    {"model", "model", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"algorithm", "algorithm", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"protocol", "protocol", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"channels", "channels", FIELD_INT, COLUMN_BOTH, NULL},
+    {"selected", "selected", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"latency_us", "latency", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"bandwidth_us", "bandwidth", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"time_us", "time", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"algbw_GBps", "algbw", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"busbw_GBps", "busbw", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"nccl_time_us", "NCCL's time", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"available", "available", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"why", "why", FIELD_TEXT, COLUMN_BOTH, NULL},
+};
+const record_schema NCCL_SCHEMA = {"results", sizeof NCCL_COLUMNS / sizeof NCCL_COLUMNS[0],
+                                   NCCL_COLUMNS};
+
+void report_nccl_choice_text(char *buffer, size_t size, const collcalc_nccl_candidate *candidate)
+{
+    if (candidate == NULL)
+        snprintf(buffer, size, "-");
+    else
+        snprintf(buffer, size, "%s/%s", collcalc_nccl_algo_name(candidate->algo),
+                 collcalc_nccl_proto_name(candidate->proto));
+}
+
+void report_nccl_figures(record_set *set, const collcalc_nccl_candidate *candidate)
+{
+    record_int(set, "channels", candidate->channels_run);
+    record_number(set, "latency_us", candidate->latency_pred_us);
+    record_number(set, "bandwidth_us", candidate->bandwidth_pred_us);
+    record_number(set, "time_us", candidate->time_us);
+    record_number(set, "algbw_GBps", candidate->algbw_GBps);
+    record_number(set, "busbw_GBps", candidate->busbw_GBps);
+    record_number(set, "nccl_time_us", candidate->nccl_time_us);
+}
+
+void report_nccl_rows(record_set *set, const collcalc_nccl_prediction *prediction,
+                      uint64_t size_bytes, bool all_candidates)
+{
+    const collcalc_nccl_candidate *chosen = collcalc_nccl_selected(prediction);
+    for (size_t i = 0; i < prediction->candidate_count; i++) {
+        const collcalc_nccl_candidate *c = &prediction->candidates[i];
+        bool available = c->unavailable == COLLCALC_NCCL_OK;
+        if (!available && !all_candidates)
+            continue;
+        record_begin(set);
+        record_int(set, "size_bytes", (long long)size_bytes);
+        record_text(set, "model", "nccl");
+        record_text(set, "algorithm", collcalc_nccl_algo_name(c->algo));
+        record_text(set, "protocol", collcalc_nccl_proto_name(c->proto));
+        record_bool(set, "selected", c->selected);
+        record_bool(set, "available", available);
+        if (!available) {
+            record_text(set, "why", collcalc_nccl_unavailable_text(c->unavailable));
+            continue;
+        }
+        report_nccl_figures(set, c);
+        if (c->selected) {
+            record_text(set, "why", "NCCL's tuner picks it (least time in its model)");
+            records_mark(set, record_count(set) - 1, "<- NCCL's choice");
+        } else if (chosen != NULL) {
+            char a[32], b[32];
+            human_time_us(a, sizeof a, c->nccl_time_us);
+            human_time_us(b, sizeof b, chosen->nccl_time_us);
+            record_textf(set, "why", "%s > %s in NCCL's model", a, b);
+        }
+    }
+}
+
+void report_nccl_setup_text(char *buffer, size_t size, const collcalc_prepared *p)
+{
+    snprintf(buffer, size, "NCCL %s tuner on %s (%s, %s launch%s%s%s)%s", p->constants->version,
+             p->platform->name, collcalc_nccl_transport_name(p->system.transport),
+             p->launch == COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS ? "single-process"
+                                                             : "process-per-gpu",
+             p->system.cuda_graph ? ", CUDA graphs" : "",
+             p->system.symmetric ? ", symmetric memory" : "",
+             p->system.p2p ? "" : ", no P2P",
+             p->options.corrections ? "; times with collcalc's corrections"
+                                    : "; NCCL's own model, no corrections");
+}
+
+static void nccl_header(document *doc, const collcalc_prepared *p, const collcalc_answer *a)
+{
+    char size_si[32], size_exact[40], cluster[256], setup[256];
+    const collcalc_query *query = &a->query;
+    report_describe_cluster(&query->cluster, cluster, sizeof cluster);
+    human_bytes(size_si, sizeof size_si, (double)query->size_bytes);
+    collcalc_format_grouped_u64(size_exact, sizeof size_exact, query->size_bytes);
+    doc_text(doc, "%s of %s (%s bytes) on %s", collcalc_op_title(query->op), size_si, size_exact,
+             cluster);
+    report_nccl_setup_text(setup, sizeof setup, p);
+    doc_text(doc, "%s", setup);
+    const collcalc_nccl_candidate *c = collcalc_nccl_selected(&a->prediction);
+    if (c == NULL) {
+        doc_text(doc, "nothing to move");
+        return;
+    }
+    char t[32], alg[32], bus[32];
+    human_time_us(t, sizeof t, c->time_us);
+    human_bandwidth_GBps(alg, sizeof alg, c->algbw_GBps);
+    human_bandwidth_GBps(bus, sizeof bus, c->busbw_GBps);
+    doc_text(doc, "NCCL's choice: %s/%s on %d channel%s: nccl-tests would print time %s, algbw "
+                  "%s, busbw %s",
+             collcalc_nccl_algo_name(c->algo), collcalc_nccl_proto_name(c->proto), c->channels_run,
+             c->channels_run == 1 ? "" : "s", t, alg, bus);
+}
+
+/* ---- the document of one question ------------------------------------------------ */
+
+void report_prepared_query(document *doc, const collcalc_prepared *p, const collcalc_answer *a,
+                           bool with_size)
+{
+    report_query(doc, &a->query, p->basis, p->layers, p->per_layer, with_size);
+    if (p->model != COLLCALC_COST_MODEL_NCCL)
+        return;
+    doc_query_text(doc, "model", "nccl");
+    doc_query_text(doc, "platform", p->platform->name);
+    doc_query_text(doc, "nccl_version", p->constants->version);
+    collcalc_totals totals;
+    if (with_size && p->layers * p->per_layer > 1 &&
+        collcalc_answer_totals(p, a, &totals, NULL) == COLLCALC_OK)
+        doc_query_number(doc, "total_time_us", FIELD_TIME_US, totals.total_time_us);
+}
+
+/* The repetition line for people: "x 160 (80 layers x 2 per layer):". */
+static void repeat_line(document *doc, long layers, long per_layer)
+{
+    doc_text(doc, "%s", "");
+    doc_text(doc, "x %ld (%ld layer%s x %ld per layer):", layers * per_layer, layers,
+             layers == 1 ? "" : "s", per_layer);
+}
+
+/* The lines under an alpha-beta table: who moves what when the root
+ * differs, the repetition totals, and either the arithmetic or the single
+ * note. */
+static void alpha_beta_footer(document *doc, const collcalc_prepared *p,
+                              const collcalc_answer *answer, bool explain)
+{
+    char a[32], b[32], c[32], d[32], e[32], f[32];
+    const collcalc_result *results = answer->results;
+    size_t count = answer->count;
+    for (size_t i = 0; i < count; i++) {
+        const collcalc_result *r = &results[i];
+        if (!r->others_differ)
+            continue;
+        human_bytes(a, sizeof a, r->bytes_sent_per_gpu + r->bytes_received_per_gpu);
+        human_bytes(b, sizeof b, r->bytes_received_per_gpu);
+        human_bytes(c, sizeof c, r->bytes_sent_per_gpu);
+        human_bytes(d, sizeof d, r->bytes_sent_other_gpu + r->bytes_received_other_gpu);
+        human_bytes(e, sizeof e, r->bytes_received_other_gpu);
+        human_bytes(f, sizeof f, r->bytes_sent_other_gpu);
+        doc_text(doc,
+                 "%s: the busiest GPU moves %s (%s in + %s out); every other GPU moves %s (%s in "
+                 "+ %s out)",
+                 collcalc_algo_name(r->algo), a, b, c, d, e, f);
+    }
+    if (p->layers * p->per_layer > 1) {
+        repeat_line(doc, p->layers, p->per_layer);
+        static const record_column COLUMNS[] = {
+            {"algorithm", "algorithm", FIELD_TEXT, COLUMN_TABLE, NULL},
+            {"total_latency_us", "latency", FIELD_TIME_US, COLUMN_TABLE, NULL},
+            {"total_bandwidth_us", "bandwidth", FIELD_TIME_US, COLUMN_TABLE, NULL},
+            {"total_time_us", "total", FIELD_TIME_US, COLUMN_TABLE, NULL},
+        };
+        static const record_schema SCHEMA = {"totals", 4, COLUMNS};
+        record_set *totals = doc_records(doc, &SCHEMA);
+        records_table_only(totals);
+        for (size_t i = 0; i < count; i++) {
+            collcalc_totals t;
+            if (collcalc_repeat_totals(&results[i], p->layers, p->per_layer, &t, NULL) !=
+                COLLCALC_OK)
+                continue;
+            record_begin(totals);
+            record_text(totals, "algorithm", collcalc_algo_name(results[i].algo));
+            record_number(totals, "total_latency_us", t.total_latency_us);
+            record_number(totals, "total_bandwidth_us", t.total_bandwidth_us);
+            record_number(totals, "total_time_us", t.total_time_us);
+        }
+    }
+    char note[COLLCALC_EXPLAIN_MAX];
+    if (explain) {
+        for (size_t i = 0; i < count; i++)
+            report_explain(doc, &answer->query, &results[i]);
+    } else if (count == 1 &&
+               collcalc_result_explain(&answer->query, &results[0], note, sizeof note) > 0) {
+        doc_text(doc, "note: %s", note);
+    }
+}
+
+static void nccl_answer(document *doc, const collcalc_prepared *p, const collcalc_answer *a,
+                        output_format format, bool explain)
+{
+    if (format == FORMAT_JSON)
+        report_prepared_query(doc, p, a, true);
+    if (format == FORMAT_TABLE || format == FORMAT_JSON) {
+        nccl_header(doc, p, a);
+        doc_text(doc, "%s", "");
+    }
+    record_set *set = doc_records(doc, &NCCL_SCHEMA);
+    records_hide_column(set, "size_bytes");
+    report_nccl_rows(set, &a->prediction, a->query.size_bytes, explain);
+    if (format != FORMAT_TABLE)
+        return;
+    collcalc_totals totals;
+    const collcalc_nccl_candidate *c = collcalc_nccl_selected(&a->prediction);
+    if (c != NULL && p->layers * p->per_layer > 1 &&
+        collcalc_answer_totals(p, a, &totals, NULL) == COLLCALC_OK) {
+        char choice[64], t1[32], t2[32], t3[32];
+        repeat_line(doc, p->layers, p->per_layer);
+        report_nccl_choice_text(choice, sizeof choice, c);
+        human_time_us(t1, sizeof t1, totals.total_latency_us);
+        human_time_us(t2, sizeof t2, totals.total_bandwidth_us);
+        human_time_us(t3, sizeof t3, totals.total_time_us);
+        doc_text(doc, "  NCCL's choice %s: latency %s + bandwidth %s = %s", choice, t1, t2, t3);
+    }
+    if (!explain)
+        doc_text(doc, "(--explain adds the candidates NCCL cannot run here, and why)");
+}
+
+void report_answer(document *doc, const collcalc_prepared *p, const collcalc_answer *a,
+                   output_format format, bool explain)
+{
+    if (p->model == COLLCALC_COST_MODEL_NCCL) {
+        nccl_answer(doc, p, a, format, explain);
+        return;
+    }
+    bool people = format == FORMAT_TABLE;
+    if (format == FORMAT_JSON)
+        report_prepared_query(doc, p, a, true);
+    if (people) {
+        report_header(doc, &a->query, p->basis);
+        doc_text(doc, "%s", "");
+    }
+    record_set *set = doc_records(doc, &RESULT_SCHEMA);
+    for (size_t i = 0; i < a->count; i++) {
+        report_result_row(set, &a->query, &a->results[i], p->basis, p->layers, p->per_layer,
+                          i == a->fastest);
+        if (people && a->count > 1 && i == a->fastest)
+            records_mark(set, i, "<- fastest");
+        else if (people && a->count > 1 && i == a->nccl_best)
+            records_mark(set, i, "<- fastest NCCL runs");
+    }
+    if (people)
+        alpha_beta_footer(doc, p, a, explain);
+}
+
+/* ---- one side of a comparison ------------------------------------------------------ */
+
+void report_side_result(const collcalc_prepared *p, const collcalc_answer *a,
+                        collcalc_result *out)
+{
+    if (p->model != COLLCALC_COST_MODEL_NCCL && a->headline >= 0) {
+        *out = a->results[a->headline];
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    out->op = a->query.op;
+    out->gpus = a->query.cluster.gpus;
+    out->nodes = collcalc_cluster_nodes(&a->query.cluster);
+    out->size_bytes = a->query.size_bytes;
+    out->latency_us = a->latency_us;
+    out->bandwidth_us = a->bandwidth_us;
+    out->time_us = a->time_us;
+    out->algbw_GBps = a->algbw_GBps;
+    out->busbw_GBps = a->busbw_GBps;
+    out->busbw_factor = a->prediction.busbw_factor;
+    out->dominant = a->time_us <= 0                        ? COLLCALC_DOMINANT_NONE
+                    : a->latency_us > a->bandwidth_us ? COLLCALC_DOMINANT_LATENCY
+                                                      : COLLCALC_DOMINANT_BANDWIDTH;
+}
+
+void report_side_row(record_set *set, const collcalc_prepared *p, const collcalc_answer *a)
+{
+    collcalc_result r;
+    report_side_result(p, a, &r);
+    if (p->model != COLLCALC_COST_MODEL_NCCL) {
+        report_result_row(set, &a->query, &r, p->basis, p->layers, p->per_layer, false);
+        return;
+    }
+    /* NCCL's choice in the result columns: what the model does not give
+     * (steps, bytes per GPU, phases) stays absent. */
+    record_begin(set);
+    record_int(set, "size_bytes", (long long)a->query.size_bytes);
+    record_text(set, "op", collcalc_op_name(r.op));
+    char choice[64];
+    report_nccl_choice_text(choice, sizeof choice, collcalc_nccl_selected(&a->prediction));
+    record_text(set, "algorithm", choice);
+    record_bool(set, "fastest", false);
+    record_bool(set, "in_nccl", true);
+    record_int(set, "gpus", r.gpus);
+    record_int(set, "nodes", r.nodes);
+    record_text(set, "bw_basis", collcalc_bw_basis_name(p->basis));
+    record_number(set, "latency_us", r.latency_us);
+    record_number(set, "bandwidth_us", r.bandwidth_us);
+    record_number(set, "time_us", r.time_us);
+    record_number(set, "algbw_GBps", r.algbw_GBps);
+    record_number(set, "busbw_factor", r.busbw_factor);
+    record_number(set, "busbw_GBps", r.busbw_GBps);
+    record_text(set, "dominant", collcalc_dominant_name(r.dominant));
+    record_int(set, "layers", p->layers);
+    record_int(set, "per_layer", p->per_layer);
+    collcalc_totals t;
+    if (collcalc_answer_totals(p, a, &t, NULL) == COLLCALC_OK) {
+        record_number(set, "total_latency_us", t.total_latency_us);
+        record_number(set, "total_bandwidth_us", t.total_bandwidth_us);
+        record_number(set, "total_time_us", t.total_time_us);
+    }
+    char setup[256];
+    report_nccl_setup_text(setup, sizeof setup, p);
+    record_text(set, "note", setup);
 }

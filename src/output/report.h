@@ -1,52 +1,16 @@
-/* What the collective-style commands (the seven collectives, compare,
- * sweep) share: turning options into a cluster, the record schema of a
- * result and its phases, the header lines, and the --explain arithmetic. */
-#ifndef COLLCALC_CLI_REPORT_H
-#define COLLCALC_CLI_REPORT_H
+/* The answer (collcalc/answer.h) as records: the schema of an alpha-beta
+ * result and its phases, NCCL's candidates, the query object, the header
+ * lines and the --explain arithmetic; the whole document of a collective
+ * question. The collective commands, compare, sweep and batch build their
+ * records here: a field has one name and one definition. */
+#ifndef COLLCALC_OUTPUT_REPORT_H
+#define COLLCALC_OUTPUT_REPORT_H
 
 #include <stdbool.h>
 
-#include "collcalc/cluster_spec.h"
-#include "collcalc/model.h"
-#include "context.h"
+#include "collcalc/answer.h"
 #include "record.h"
 #include "rows.h"
-
-/* The cluster options of argv applied to a spec (on top of what it holds).
- * Returns 0 or a usage error's exit code. */
-int report_spec_from_args(cli_context *ctx, collcalc_cluster_spec *spec);
-
-/* Resolves a spec against the tables (loading them as needed; a
- * --platforms file is always read). Warnings are queued. Returns 0 or an
- * exit code. info may be NULL. */
-int report_resolve(cli_context *ctx, const collcalc_cluster_spec *spec,
-                   collcalc_cluster *out_cluster, collcalc_cluster_info *info);
-
-/* The --algo choices, each checked against the op (an algorithm that does
- * not exist for the op is a usage error naming the ones that do). *count 0
- * means all. Returns 0 or an exit code. */
-int report_algos(cli_context *ctx, collcalc_op op, collcalc_algo *algos, int *count);
-
-/* The model's rows for the query and the chosen algorithms (all applicable
- * ones when algo_count is 0): the query checked once (collcalc_model_rows).
- * rows has room for COLLCALC_ALGO_COUNT. Returns 0 or an exit code. */
-int report_rows(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
-                int algo_count, collcalc_model_row *rows, size_t *out_row_count);
-
-/* Costs those rows for size_bytes (the query's own size is not read) into
- * results (room for COLLCALC_ALGO_COUNT), with the fastest's index.
- * Returns 0 or an exit code. */
-int report_cost(cli_context *ctx, const collcalc_query *query, const collcalc_model_row *rows,
-                size_t row_count, uint64_t size_bytes, collcalc_result *results,
-                size_t *out_count, size_t *out_fastest);
-
-/* report_rows, then report_cost for the query's size. */
-int report_evaluate(cli_context *ctx, const collcalc_query *query, const collcalc_algo *algos,
-                    int algo_count, collcalc_result *results, size_t *out_count,
-                    size_t *out_fastest);
-
-/* --layers / --per-layer (1 when absent). Returns 0 or an exit code. */
-int report_repeat(cli_context *ctx, long *layers, long *per_layer);
 
 /* "8 GPUs over nvlink5", "16 GPUs = 2 nodes x 8 (nvlink4 inside, 8 x
  * ib-ndr NICs per node)". */
@@ -165,7 +129,48 @@ void report_header(document *doc, const collcalc_query *query, collcalc_bw_basis
 /* The --explain block of one result, as lines for people. */
 void report_explain(document *doc, const collcalc_query *query, const collcalc_result *r);
 
-/* Index of the fastest result NCCL itself runs, or count when none. */
-size_t report_fastest_in_nccl(const collcalc_result *results, size_t count);
+/* The candidates' schema ("results"): size_bytes, model, algorithm,
+ * protocol, channels, selected, latency_us, bandwidth_us, time_us,
+ * algbw_GBps, busbw_GBps, nccl_time_us, available, why. */
+extern const record_schema NCCL_SCHEMA;
+
+/* A runnable candidate's figures into the current row: channels,
+ * latency_us, bandwidth_us, time_us, algbw_GBps, busbw_GBps, nccl_time_us
+ * (NCCL_SCHEMA, or a schema with those columns). */
+void report_nccl_figures(record_set *set, const collcalc_nccl_candidate *candidate);
+
+/* One prediction's candidates as rows (every one with all_candidates, else
+ * those that can run); the selected one is marked. */
+void report_nccl_rows(record_set *set, const collcalc_nccl_prediction *prediction,
+                      uint64_t size_bytes, bool all_candidates);
+
+/* "NCCL 2.30.7 tuner on hgx-h100 (ib, process-per-gpu launch); times with
+ * collcalc's corrections": the setup line of an NCCL answer. */
+void report_nccl_setup_text(char *buffer, size_t size, const collcalc_prepared *prepared);
+
+/* "Ring/LL", "NVLS/Simple"; "-" for NULL. */
+void report_nccl_choice_text(char *buffer, size_t size, const collcalc_nccl_candidate *candidate);
+
+/* The query object of a prepared question (report_query, the model's
+ * keys; the totals of the headline when it repeats). */
+void report_prepared_query(document *doc, const collcalc_prepared *prepared,
+                           const collcalc_answer *answer, bool with_size);
+
+/* The document of one collective question: the query object and the
+ * lines for people only when format shows them, then the records
+ * (alpha-beta results, or NCCL's candidates: every one with explain). */
+void report_answer(document *doc, const collcalc_prepared *prepared,
+                   const collcalc_answer *answer, output_format format, bool explain);
+
+/* One side of a comparison: the answer's headline as a result (alpha-beta:
+ * the result itself; NCCL: its choice's figures, no phases). */
+void report_side_result(const collcalc_prepared *prepared, const collcalc_answer *answer,
+                        collcalc_result *out);
+
+/* The headline as a row of a schema holding the result columns: an
+ * alpha-beta result, or NCCL's choice ("NVLS/Simple", its figures; the
+ * columns NCCL's model has no value for absent). */
+void report_side_row(record_set *set, const collcalc_prepared *prepared,
+                     const collcalc_answer *answer);
 
 #endif

@@ -1,0 +1,263 @@
+/* The answer layer: one path from a question to its answer, whichever
+ * command (or language) asks it. A session owns the tables (built-in links,
+ * platforms, models and NCCL constants, plus the caller's overlays, given
+ * as text: the library reads no files); a request is the question as data;
+ * collcalc_prepare resolves it into a prepared question (the cluster, the
+ * cost model, NCCL's system, the candidate algorithms), which a caller may
+ * keep and evaluate at many sizes; collcalc_evaluate gives the answer.
+ * Errors name the request's field ("gpus_per_node: ..."), never a command
+ * line flag: a front end maps fields to its own spelling. */
+#ifndef COLLCALC_ANSWER_H
+#define COLLCALC_ANSWER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collcalc/cluster_spec.h"
+#include "collcalc/links.h"
+#include "collcalc/model.h"
+#include "collcalc/models.h"
+#include "collcalc/nccl_model.h"
+#include "collcalc/platforms.h"
+#include "collcalc/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default) /* the public API; everything else is hidden */
+#endif
+
+/* ------------------------------------------------------------ session */
+
+/* The tables one caller answers against. Opaque; create with
+ * collcalc_session_new, free with collcalc_session_free. Tables are built
+ * when first asked for; a user's table must be loaded before that. */
+typedef struct collcalc_session collcalc_session;
+
+/* How a user's table joins the built-in one. */
+typedef enum {
+    COLLCALC_TABLE_OVERLAY = 0, /* entries of the same name replace built-in ones */
+    COLLCALC_TABLE_REPLACE      /* the user's table alone */
+} collcalc_table_mode;
+
+/* An empty session (no table built yet). COLLCALC_ERR_NOMEM on
+ * allocation failure. Caller owns *out; free with collcalc_session_free. */
+collcalc_status collcalc_session_new(collcalc_session **out, collcalc_diag *diag);
+void collcalc_session_free(collcalc_session *session);
+
+/* A user's link, platform or model table, as JSON text (length bytes;
+ * name is how messages name it, e.g. the file's path). Once per table and
+ * before the table is first used; platforms are checked against the links
+ * (which are built then). Models overlay only. A replaced built-in entry
+ * is noted (collcalc_session_note). */
+collcalc_status collcalc_session_load_links(collcalc_session *session, const char *text,
+                                            size_t length, const char *name,
+                                            collcalc_table_mode mode, collcalc_diag *diag);
+collcalc_status collcalc_session_load_platforms(collcalc_session *session, const char *text,
+                                                size_t length, const char *name,
+                                                collcalc_table_mode mode, collcalc_diag *diag);
+collcalc_status collcalc_session_load_models(collcalc_session *session, const char *text,
+                                             size_t length, const char *name,
+                                             collcalc_diag *diag);
+
+/* The tables (built on first use; borrowed from the session). A failure
+ * here is a bad built-in table. */
+collcalc_status collcalc_session_links(collcalc_session *session,
+                                       const collcalc_link_table **out, collcalc_diag *diag);
+collcalc_status collcalc_session_platforms(collcalc_session *session,
+                                           const collcalc_platform_table **out,
+                                           collcalc_diag *diag);
+collcalc_status collcalc_session_models(collcalc_session *session,
+                                        const collcalc_model_table **out, collcalc_diag *diag);
+collcalc_status collcalc_session_nccl_constants(collcalc_session *session,
+                                                const collcalc_nccl_constants_table **out,
+                                                collcalc_diag *diag);
+
+/* Notes the session made while loading ("links.json replaces the built-in
+ * link nvlink5"): index < count; borrowed. */
+size_t collcalc_session_note_count(const collcalc_session *session);
+const char *collcalc_session_note(const collcalc_session *session, size_t index);
+
+/* ------------------------------------------------------------ request */
+
+/* Which cost model answers. */
+typedef enum {
+    COLLCALC_COST_MODEL_AUTO = 0,   /* NCCL's tuner when a platform of known GPU generation
+                                       is given, the op is one it costs and no field of the
+                                       alpha-beta model is set; else alpha-beta */
+    COLLCALC_COST_MODEL_ALPHA_BETA, /* the textbook phase model (doc/MODEL.md) */
+    COLLCALC_COST_MODEL_NCCL        /* NCCL's own tuner (needs a platform) */
+} collcalc_cost_model;
+
+/* "auto", "alpha-beta", "nccl". */
+const char *collcalc_cost_model_name(collcalc_cost_model model);
+
+#define COLLCALC_REQUEST_VERSION 1
+
+/* A collective question as data. Start from COLLCALC_REQUEST_INIT (or
+ * collcalc_request_init): every field "not given". Strings are borrowed
+ * during collcalc_prepare only. */
+typedef struct {
+    unsigned version; /* COLLCALC_REQUEST_VERSION */
+    collcalc_op op;
+    collcalc_cluster_spec cluster; /* field names as in collcalc_cluster_spec */
+    /* A topology matrix (nvidia-smi topo -m text): the box's own intra path.
+     * Alone, a one-node cluster of its GPUs; with other cluster fields it
+     * replaces their intra link. NULL: none. */
+    const char *topo_text;
+    size_t topo_length;
+    const char *topo_name; /* how messages name it */
+    collcalc_cost_model cost_model;
+    collcalc_algo algos[COLLCALC_ALGO_COUNT]; /* alpha-beta algorithms; */
+    size_t algo_count;                        /* 0: every one that applies */
+    long layers, per_layer;                   /* repetitions; 0 = 1 */
+    /* NCCL's model */
+    const char *nccl_version; /* NULL: the newest release */
+    bool launch_set;
+    collcalc_nccl_launch launch; /* when launch_set */
+    bool cuda_graph, symmetric;
+    bool no_p2p;               /* no CUDA P2P: shared memory through the host */
+    bool faithful;             /* NCCL's model without collcalc's corrections */
+    double fabric_efficiency;  /* 0: not given */
+    const char *nccl_algo;     /* NCCL_ALGO syntax; NULL: all */
+    const char *nccl_proto;    /* NCCL_PROTO syntax; NULL: all */
+} collcalc_request;
+
+#define COLLCALC_REQUEST_INIT {COLLCALC_REQUEST_VERSION}
+
+/* *request = COLLCALC_REQUEST_INIT. NULL-safe. */
+void collcalc_request_init(collcalc_request *request);
+
+/* ------------------------------------------------------------ prepared */
+
+/* Warnings and notes of one preparation (each one line, starting with the
+ * field it concerns when there is one). */
+#define COLLCALC_PREPARE_NOTES_MAX 6
+typedef struct {
+    size_t warning_count;
+    char warnings[COLLCALC_PREPARE_NOTES_MAX][COLLCALC_WARNING_TEXT_MAX];
+    /* Set when the auto model chose alpha-beta on a platform NCCL's tuner
+     * could cost because this field names an alpha-beta term. */
+    const char *textbook_field;
+} collcalc_prepare_notes;
+
+/* A resolved question, all but its size: plain data that may be copied and
+ * kept (batch keeps many); its pointers borrow from the session. */
+typedef struct {
+    collcalc_cost_model model; /* ALPHA_BETA or NCCL, never AUTO */
+    collcalc_query query;      /* size_bytes 0 */
+    collcalc_bw_basis basis;
+    long layers, per_layer;
+    collcalc_algo algos[COLLCALC_ALGO_COUNT]; /* as asked (algo_count 0: all) */
+    size_t algo_count;
+    collcalc_model_row rows[COLLCALC_ALGO_COUNT]; /* alpha-beta: the rows to cost */
+    size_t row_count;
+    const collcalc_platform *platform; /* NULL without one */
+    /* NCCL's model (model == COLLCALC_COST_MODEL_NCCL) */
+    collcalc_nccl_func func;
+    collcalc_nccl_system system;
+    const collcalc_nccl_constants *constants; /* the release's (its selection) */
+    collcalc_nccl_options options;
+    collcalc_nccl_launch launch;
+} collcalc_prepared;
+
+/* Resolves request against the session's tables. A failure that is the
+ * question's fault names the field in *out_field (a static string such as
+ * "gpus_per_node", "algos", "platform") and its message starts with it;
+ * *out_field NULL means the data's fault (a bad table or topology text,
+ * whose message names it). notes and out_field may be NULL. */
+collcalc_status collcalc_prepare(collcalc_session *session, const collcalc_request *request,
+                                 collcalc_prepared *out, collcalc_prepare_notes *notes,
+                                 const char **out_field, collcalc_diag *diag);
+
+/* The request's cluster alone (its cluster fields and topology): the step
+ * of collcalc_prepare that other questions (a training plan) share. info
+ * (may be NULL) says what the resolution used; warnings go to notes (may
+ * be NULL). Errors as collcalc_prepare. */
+collcalc_status collcalc_request_cluster(collcalc_session *session,
+                                         const collcalc_request *request,
+                                         collcalc_cluster *out, collcalc_cluster_info *info,
+                                         collcalc_prepare_notes *notes, const char **out_field,
+                                         collcalc_diag *diag);
+
+/* NCCL's model for nodes x gpus_per_node GPUs of platform (borrowed from
+ * the session's table), with the request's NCCL fields (nccl_version,
+ * launch, cuda_graph, symmetric, no_p2p, faithful, fabric_efficiency,
+ * nccl_algo, nccl_proto) and its nvls setting; its other cluster fields are
+ * not read. What collcalc_prepare builds for an NCCL question, for a caller
+ * that knows the shape itself (a measured run). Errors as collcalc_prepare. */
+collcalc_status collcalc_prepare_nccl(collcalc_session *session, const collcalc_request *request,
+                                      const collcalc_platform *platform, int nodes,
+                                      int gpus_per_node, collcalc_prepared *out,
+                                      const char **out_field, collcalc_diag *diag);
+
+/* ------------------------------------------------------------ answer */
+
+/* The answer to a prepared question at one size. Alpha-beta: one result
+ * per row (results[0..count)); NCCL: the prediction. headline is the one
+ * answer the commands agree on: the named algorithm (the first), else the
+ * fastest NCCL runs (else the fastest), or NCCL's choice (-1 when nothing
+ * runs). */
+typedef struct {
+    collcalc_query query; /* the prepared query with this size */
+    size_t count, fastest, nccl_best; /* nccl_best == count: none runs in NCCL */
+    collcalc_result results[COLLCALC_ALGO_COUNT];
+    collcalc_nccl_prediction prediction;
+    int headline;
+    /* The headline's figures, whichever model */
+    double latency_us, bandwidth_us, time_us, algbw_GBps, busbw_GBps;
+} collcalc_answer;
+
+/* Answers prepared at size_bytes. COLLCALC_ERR_INVALID when a model
+ * refuses (diag says why). */
+collcalc_status collcalc_evaluate(const collcalc_prepared *prepared, uint64_t size_bytes,
+                                  collcalc_answer *out, collcalc_diag *diag);
+
+/* The alpha-beta results alone (prepared->row_count of them, into
+ * results), with the fastest's index: what collcalc_evaluate puts in
+ * answer->results, for a caller that costs many sizes and writes the
+ * results itself (batch). COLLCALC_ERR_INVALID for an NCCL question. */
+collcalc_status collcalc_evaluate_results(const collcalc_prepared *prepared, uint64_t size_bytes,
+                                          collcalc_result *results, size_t *out_count,
+                                          size_t *out_fastest, collcalc_diag *diag);
+
+/* The headline's algorithm name ("ring", or NCCL's "NVLS") and protocol
+ * (NCCL's "Simple"; NULL for the alpha-beta model). */
+const char *collcalc_answer_algorithm(const collcalc_prepared *prepared,
+                                      const collcalc_answer *answer);
+const char *collcalc_answer_protocol(const collcalc_prepared *prepared,
+                                     const collcalc_answer *answer);
+
+/* Repetition totals of the headline (layers x per_layer calls). */
+collcalc_status collcalc_answer_totals(const collcalc_prepared *prepared,
+                                       const collcalc_answer *answer, collcalc_totals *out,
+                                       collcalc_diag *diag);
+
+/* One size where the fastest of the prepared alpha-beta algorithms changes. */
+typedef struct {
+    uint64_t size_bytes; /* first size where `to` is fastest */
+    int from, to;        /* indexes into the algorithm list given */
+} collcalc_crossover;
+
+/* Scans 1 B .. 1 TiB at doubling sizes and bisects every change of the
+ * fastest of algos[0..count) (on prepared's query) down to the byte. At
+ * most capacity; returns how many. */
+size_t collcalc_crossovers(const collcalc_prepared *prepared, const collcalc_algo *algos,
+                           size_t count, collcalc_crossover *out, size_t capacity);
+
+/* Index of the fastest of algos[0..count) at size_bytes, -1 on failure. */
+int collcalc_fastest_at(const collcalc_prepared *prepared, const collcalc_algo *algos,
+                        size_t count, uint64_t size_bytes);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
