@@ -1,8 +1,9 @@
 /* Charts for the commands (chart.h). */
 #include "chart.h"
 
-#include <errno.h>
 #include <string.h>
+
+#include "output_target.h"
 
 int chart_options(cli_context *ctx, chart_request *out)
 {
@@ -13,6 +14,10 @@ int chart_options(cli_context *ctx, chart_request *out)
         return cli_usage_error(ctx, "--plot",
                                "draws for people, in the table format; with --format json or csv "
                                "use --svg FILE");
+    if (out->plot && out->svg_path != NULL && strcmp(out->svg_path, "-") == 0)
+        return cli_usage_error(ctx, "--plot",
+                               "--svg - writes the SVG on standard output in place of the "
+                               "report, which --plot would draw into");
     long width = 0;
     int code = cli_count(ctx, OPT_WIDTH, PLOT_MIN_WIDTH, PLOT_MAX_WIDTH, &width);
     if (code != 0)
@@ -39,13 +44,13 @@ int chart_finish(cli_context *ctx, const chart_request *request, document *doc, 
     }
     int code = 0;
     if (request->svg_path != NULL) {
-        FILE *file = fopen(request->svg_path, "w");
-        if (file == NULL)
-            code = cli_data_error(ctx, request->svg_path, "cannot write: %s", strerror(errno));
-        else {
-            int drawn = plot_svg(chart, file);
-            if (fclose(file) != 0 || drawn != 0)
-                code = cli_data_error(ctx, request->svg_path, "error writing the SVG");
+        output_file file;
+        code = output_target_open(ctx, OPT_SVG, request->svg_path, &file);
+        if (code == 0 && plot_svg(chart, file.file) != 0) {
+            output_file_abort(&file);
+            code = cli_data_error(ctx, request->svg_path, "out of memory drawing the SVG");
+        } else if (code == 0) {
+            code = output_target_commit(ctx, request->svg_path, "the SVG", &file);
         }
     }
     if (code == 0 && request->plot) {

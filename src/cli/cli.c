@@ -170,8 +170,8 @@ static const option_use FIT_READING[] = {
                           "first file names)"},
     {OPT_NODES, false, "nodes of every run (default: the hosts each file lists)"}, END};
 static const option_use FIT_WRITING[] = {
-    {OPT_OUTPUT, false, "write the platforms file to FILE (replacing it) and print\n"
-                        "the fit; without it the file goes to stdout"},
+    {OPT_OUTPUT, false, "write the platforms file to FILE (replacing it when complete)\n"
+                        "and print the fit; without it (or with -) the file goes to stdout"},
     {OPT_NAME, false, NULL}, END};
 static const option_group FIT_GROUPS[] = {
     {"The runs", FIT_READING}, {"The platform file", FIT_WRITING}, {"The NCCL model", NCCL_MODEL},

@@ -13,6 +13,7 @@
 #include "findings_out.h"
 #include "inputs.h"
 #include "nccl_setup.h"
+#include "output_target.h"
 
 static const record_column PARAM_COLUMNS[] = {
     {"parameter", "parameter", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
@@ -176,23 +177,21 @@ static void percent_pair(char *buffer, size_t size, size_t rows, double before, 
         snprintf(buffer, size, "%.1f%% -> %.1f%%", 100.0 * before, 100.0 * after);
 }
 
-/* Writes text to path, saying when a file was replaced. */
+/* Writes text to path (a temporary file renamed over it: a failed write
+ * keeps the old file), saying when a file was replaced. */
 static int write_file(cli_context *ctx, const char *path, const char *text)
 {
-    FILE *existing = fopen(path, "r");
-    bool replaced = existing != NULL;
-    if (existing != NULL)
-        fclose(existing);
-    FILE *file = fopen(path, "w");
-    if (file == NULL)
-        return cli_data_error(ctx, path, "cannot write the platform file");
-    bool ok = fputs(text, file) >= 0 && fputc('\n', file) != EOF;
-    ok = fclose(file) == 0 && ok;
-    if (!ok)
-        return cli_data_error(ctx, path, "write error");
-    if (replaced)
+    output_file file;
+    int code = output_target_open(ctx, OPT_OUTPUT, path, &file);
+    if (code != 0)
+        return code;
+    bool replaced = file.existed;
+    fputs(text, file.file);
+    fputc('\n', file.file);
+    code = output_target_commit(ctx, path, "the platform file", &file);
+    if (code == 0 && replaced)
         cli_note(ctx, "%s existed and was replaced", path);
-    return 0;
+    return code;
 }
 
 /* A value at the edge of its range is a sign the runs are not of this

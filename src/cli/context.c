@@ -423,6 +423,10 @@ int cli_basis(cli_context *ctx, collcalc_bw_basis *out)
 int cli_emit(cli_context *ctx, document *doc)
 {
     int code = 0;
+    if (ctx->report_dropped) {
+        doc_free(doc);
+        return 0;
+    }
     if (doc == NULL || doc_render(doc, ctx->format, ctx->out) != 0)
         code = cli_data_error(ctx, NULL, "out of memory");
     doc_free(doc);

@@ -40,6 +40,7 @@ typedef struct cli_context {
     size_t session_notes;      /* the session's notes queued so far */
     bool models_loaded;        /* --model-file is in the session */
     bool stdin_used;                    /* '-' may be read once */
+    bool report_dropped; /* stdout holds a file (--svg -, --output -): cli_emit prints nothing */
 
     int warning_count; /* printed by cli_finish on success only */
     char warnings[WARNINGS_MAX][256];

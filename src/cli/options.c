@@ -194,7 +194,8 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_PLOT] = {OPT_PLOT, "plot", NULL, 0, NULL,
                   "draw the curves in the terminal (log-log; Unicode when the\n"
                   "locale is UTF-8, else ASCII)"},
-    [OPT_SVG] = {OPT_SVG, "svg", NULL, 0, "FILE", "write the same chart as a standalone SVG"},
+    [OPT_SVG] = {OPT_SVG, "svg", NULL, 0, "FILE", "write the same chart as a standalone SVG ('-': to stdout,\n"
+                                            "in place of the report)"},
     [OPT_WIDTH] = {OPT_WIDTH, "width", NULL, 0, "N",
                    "chart width in columns (default: the terminal's, else 80)"},
     [OPT_FORMAT] = {OPT_FORMAT, "format", NULL, 0, "F", "table (default), json or csv"},

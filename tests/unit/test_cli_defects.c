@@ -3,10 +3,17 @@
 #define _POSIX_C_SOURCE 200809L
 #include "support.h"
 
+#include <dirent.h>
+#include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "cli.h"
 
 static int count_lines(const char *text)
 {
@@ -98,12 +105,233 @@ static void query_size_is_exact(void **unused)
     test_cli_run_free(&run);
 }
 
+
+/* A scratch directory for output files, removed with what is in it. */
+static void scratch_dir(char *path, size_t size)
+{
+    snprintf(path, size, "/tmp/collcalc-defects-XXXXXX");
+    assert_non_null(mkdtemp(path));
+}
+
+static int entries_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    char path[512];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    fputs(text, file);
+    assert_int_equal(fclose(file), 0);
+}
+
+/* Runs the CLI in a child whose files may not grow past limit bytes (as
+ * `ulimit -f` sets it; SIGXFSZ ignored, so a write fails with EFBIG), stdout
+ * to /dev/null; returns the exit code, stderr into err. */
+static int run_with_file_limit(const char *const *argv, long limit, char *err, size_t size)
+{
+    int pipe_fds[2];
+    assert_int_equal(pipe(pipe_fds), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        close(pipe_fds[0]);
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {(rlim_t)limit, (rlim_t)limit};
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            _exit(99);
+        FILE *out = fopen("/dev/null", "w"), *errors = fdopen(pipe_fds[1], "w");
+        if (out == NULL || errors == NULL)
+            _exit(98);
+        int argc = 0;
+        char *copy[64];
+        while (argv[argc] != NULL && argc < 63) {
+            copy[argc] = (char *)(uintptr_t)argv[argc];
+            argc++;
+        }
+        copy[argc] = NULL;
+        int code = collcalc_cli_main(argc, copy, stdin, out, errors);
+        fflush(errors);
+        _exit(code);
+    }
+    close(pipe_fds[1]);
+    size_t used = 0;
+    ssize_t got;
+    while (used + 1 < size && (got = read(pipe_fds[0], err + used, size - 1 - used)) > 0)
+        used += (size_t)got;
+    err[used] = '\0';
+    close(pipe_fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* Item 2: a write that fails half-way (here a file-size limit) leaves the
+ * file that was there as it was, and no temporary file behind; the reason
+ * is named (item 12: "cannot write the platform file" said no more). */
+static void failed_writes_keep_the_old_file(void **unused)
+{
+    (void)unused;
+    char dir[64], target[128], err[1024];
+    scratch_dir(dir, sizeof dir);
+    snprintf(target, sizeof target, "%s/plat.json", dir);
+    static const char OLD[] = "{\"schema_version\": 1, \"platforms\": []}\n";
+    write_text(target, OLD);
+    const char *fit[] = {"collcalc", "fit", "examples/nccl_allreduce_h100_2node.txt",
+                         "--platform", "hgx-h100", "--nodes", "2", "--output", target, NULL};
+    assert_int_equal(run_with_file_limit(fit, 512, err, sizeof err), 1);
+    char expected[512];
+    snprintf(expected, sizeof expected,
+             "collcalc fit: %s: cannot write the platform file: File too large (the file is as "
+             "it was)\n",
+             target);
+    assert_string_equal(err, expected);
+    char *text = test_read_file(target, NULL);
+    assert_string_equal(text, OLD);
+    free(text);
+    assert_int_equal(entries_in(dir), 1);
+
+    snprintf(target, sizeof target, "%s/chart.svg", dir);
+    write_text(target, OLD);
+    const char *check[] = {"collcalc", "check", "examples/nccl_allreduce_h100_2node.txt",
+                           "--platform", "hgx-h100", "--nodes", "2", "--svg", target, NULL};
+    assert_int_equal(run_with_file_limit(check, 4096, err, sizeof err), 1);
+    assert_contains(err, "chart.svg: cannot write the SVG: File too large (the file is as it was)");
+    text = test_read_file(target, NULL);
+    assert_string_equal(text, OLD);
+    free(text);
+    assert_int_equal(entries_in(dir), 2);
+
+    /* Without the limit the same commands replace the files whole. */
+    assert_int_equal(run_with_file_limit(check, 1 << 24, err, sizeof err), 0);
+    text = test_read_file(target, NULL);
+    assert_true(strncmp(text, "<?xml", 5) == 0);
+    assert_non_null(strstr(text, "</svg>\n"));
+    free(text);
+    assert_int_equal(entries_in(dir), 2);
+    remove_dir(dir);
+}
+
+/* Item 2: an output that is one of the inputs, however it is spelled (a
+ * symbolic link, another path), is refused before anything is written. */
+static void outputs_never_replace_inputs(void **unused)
+{
+    (void)unused;
+    char dir[64], run_path[128], link_path[128], command[512];
+    scratch_dir(dir, sizeof dir);
+    snprintf(run_path, sizeof run_path, "%s/run.txt", dir);
+    snprintf(link_path, sizeof link_path, "%s/alias.txt", dir);
+    char *original = test_read_file("examples/nccl_allreduce_h100_2node.txt", NULL);
+    write_text(run_path, original);
+    assert_int_equal(symlink("run.txt", link_path), 0);
+
+    snprintf(command, sizeof command,
+             "collcalc check %s --platform hgx-h100 --nodes 2 --svg %s/../%s/run.txt", run_path,
+             dir, strrchr(dir, '/') + 1);
+    test_cli_run run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 2);
+    assert_contains(run.err, "collcalc check: --svg: '");
+    assert_contains(run.err, "' is the input ");
+    assert_contains(run.err, "writing it would replace what is read; give another file");
+    assert_string_equal(run.out, "");
+    test_cli_run_free(&run);
+
+    snprintf(command, sizeof command, "collcalc fit %s --platform hgx-h100 --nodes 2 -o %s",
+             link_path, run_path);
+    run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 2);
+    assert_contains(run.err, "collcalc fit: -o: '");
+    test_cli_run_free(&run);
+
+    char links_path[128], links_alias[128];
+    snprintf(links_path, sizeof links_path, "%s/links.json", dir);
+    snprintf(links_alias, sizeof links_alias, "%s/links-alias.json", dir);
+    char *links = test_read_file("examples/my-links.json", NULL);
+    write_text(links_path, links);
+    free(links);
+    assert_int_equal(link(links_path, links_alias), 0); /* a hard link: the same inode */
+    snprintf(command, sizeof command,
+             "collcalc sweep allreduce --gpus 8 --link nvlink5 --links %s --svg %s", links_path,
+             links_alias);
+    run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 2);
+    assert_contains(run.err, "collcalc sweep: --svg: '");
+    test_cli_run_free(&run);
+
+    char *now = test_read_file(run_path, NULL);
+    assert_string_equal(now, original);
+    free(now);
+    free(original);
+    assert_int_equal(entries_in(dir), 4);
+    remove_dir(dir);
+}
+
+/* Item 13: "-" is standard output (it created a file named '-'), holding
+ * the file alone. */
+static void dash_is_standard_output(void **unused)
+{
+    (void)unused;
+    char dir[64], cwd[4096];
+    scratch_dir(dir, sizeof dir);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    char *run_text = test_read_file("examples/nccl_allreduce_h100_2node.txt", NULL);
+    assert_int_equal(chdir(dir), 0);
+    write_text("run.txt", run_text);
+    free(run_text);
+    test_cli_run run =
+        test_cli_line(NULL, "collcalc check run.txt --platform hgx-h100 --nodes 2 --svg -");
+    assert_int_equal(run.exit_code, 0);
+    assert_true(strncmp(run.out, "<?xml", 5) == 0);
+    assert_null(strstr(run.out, "verdict"));
+    test_cli_run_free(&run);
+    run = test_cli_line(NULL, "collcalc fit run.txt --platform hgx-h100 --nodes 2 -o -");
+    assert_int_equal(run.exit_code, 0);
+    assert_true(run.out[0] == '{');
+    assert_contains(run.out, "\"name\":\t\"hgx-h100-fitted\"");
+    assert_null(strstr(run.out, "wrote"));
+    test_cli_run_free(&run);
+    run = test_cli_line(NULL, "collcalc check run.txt --platform hgx-h100 --nodes 2 --svg - --plot");
+    assert_int_equal(run.exit_code, 2);
+    test_cli_run_free(&run);
+    assert_int_equal(entries_in("."), 1);
+    assert_int_equal(chdir(cwd), 0);
+    remove_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(strict_failures_say_why),
         cmocka_unit_test(fit_takes_many_files),
         cmocka_unit_test(query_size_is_exact),
+        cmocka_unit_test(failed_writes_keep_the_old_file),
+        cmocka_unit_test(outputs_never_replace_inputs),
+        cmocka_unit_test(dash_is_standard_output),
     };
     return cmocka_run_group_tests(tests, enter_source_dir, NULL);
 }
