@@ -18,6 +18,7 @@
 #include "collcalc/links.h"
 #include "collcalc/platforms.h"
 #include "collcalc/models.h"
+#include "collcalc/gpus.h"
 #include "collcalc/cluster_spec.h"
 
 /* Cost models: alpha-beta and NCCL-faithful; nccl-tests' conventions. */

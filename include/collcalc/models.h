@@ -40,6 +40,30 @@ const char *collcalc_dtype_name(collcalc_dtype dtype);
 collcalc_status collcalc_dtype_from_name(const char *name, collcalc_dtype *out_dtype,
                                          collcalc_diag *diag);
 
+/* Formats weights are stored in, with their bytes per parameter (block
+ * scales included): bf16 2, fp16 2, fp32 4, fp8 1 (DeepSeek's 128 x 128
+ * blocks add 4 B per 16,384 weights, under 0.03 %: not counted), mxfp4
+ * 0.53125 (4 bits + one 8-bit scale per 32, OCP MX spec), nvfp4 0.5625
+ * (4 bits + one FP8 scale per 16, NVIDIA NVFP4). */
+typedef enum {
+    COLLCALC_WEIGHTS_BF16 = 0,
+    COLLCALC_WEIGHTS_FP8,
+    COLLCALC_WEIGHTS_FP16,
+    COLLCALC_WEIGHTS_FP32,
+    COLLCALC_WEIGHTS_MXFP4,
+    COLLCALC_WEIGHTS_NVFP4,
+    COLLCALC_WEIGHTS_COUNT
+} collcalc_weight_format;
+
+/* Bytes per parameter (above); 0 outside the enum. */
+double collcalc_weight_format_bytes(collcalc_weight_format format);
+/* "bf16", "fp8", "fp16", "fp32", "mxfp4", "nvfp4"; "unknown" outside. Static. */
+const char *collcalc_weight_format_name(collcalc_weight_format format);
+/* Parses those names (any case). */
+collcalc_status collcalc_weight_format_from_name(const char *name,
+                                                 collcalc_weight_format *out_format,
+                                                 collcalc_diag *diag);
+
 /* How attention keeps its KV cache. */
 typedef enum {
     COLLCALC_ATTENTION_GQA = 0, /* MHA or GQA: K and V per KV head */
@@ -79,9 +103,14 @@ typedef struct {
      * window_tokens tokens of KV; 0 and 0 when none. */
     int sliding_window_layers;
     int sliding_window_tokens;
+    /* The checkpoint's native weight formats ("weights" block; default
+     * bf16 for both when a user's file leaves it out). */
+    collcalc_weight_format weight_format;        /* every weight but the routed experts' */
+    collcalc_weight_format expert_weight_format; /* the routed experts' (gpt-oss: mxfp4) */
     char shape_source[COLLCALC_TEXT_MAX];  /* "" in a user's file without sources */
     char moe_source[COLLCALC_TEXT_MAX];
     char attention_source[COLLCALC_TEXT_MAX];
+    char weights_source[COLLCALC_TEXT_MAX];
 } collcalc_model_shape;
 
 /* True when the model has routed experts. */
@@ -91,6 +120,11 @@ int collcalc_model_moe_layers(const collcalc_model_shape *model);
 /* Parameters of the routed experts, from the shape: moe_layers x routed x
  * 3 x H x moe_intermediate (gated FFN: gate, up, down). 0 for dense. */
 double collcalc_model_expert_params(const collcalc_model_shape *model);
+
+/* Bytes of the model's weights in its native formats: the routed experts
+ * (collcalc_model_expert_params) at the expert format, the rest of
+ * params_billion at the weight format. 0 for NULL. */
+double collcalc_model_weight_bytes(const collcalc_model_shape *model);
 
 /* An immutable, validated table. Opaque; free with collcalc_model_table_free. */
 typedef struct collcalc_model_table collcalc_model_table;

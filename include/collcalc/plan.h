@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "collcalc/findings.h"
+#include "collcalc/gpus.h"
 #include "collcalc/model.h"
 #include "collcalc/models.h"
 #include "collcalc/nccl_model.h"
@@ -78,6 +79,14 @@ collcalc_status collcalc_cost_nccl_platform(const collcalc_query *query, void *c
 /* Upper bound on tokens a planner accepts: beyond this a count is a typing
  * mistake (2^34 = 17 billion tokens in flight). */
 #define COLLCALC_TOKENS_MAX (UINT64_C(1) << 34)
+
+/* Parses a token count: a whole number with an optional binary suffix, k
+ * or K (x 1,024) or M (x 1,048,576): "8192", "8k" (8,192), "128k"
+ * (131,072), "1M". Refused: anything else, 0, and counts above max
+ * ("'8q' is not a token count (a whole number, optionally with k or M:
+ * 8k = 8192)"). */
+collcalc_status collcalc_tokens_parse(const char *text, uint64_t max, uint64_t *out_tokens,
+                                      collcalc_diag *diag);
 
 /* ---- KV-cache size and transfer --------------------------------------- */
 
@@ -342,6 +351,17 @@ const char *collcalc_dim_name(collcalc_dim dim);
 collcalc_status collcalc_dim_order_parse(const char *text, collcalc_dim out_order[COLLCALC_DIM_COUNT],
                                          collcalc_diag *diag);
 
+/* What --search ranks by once plans fit. */
+typedef enum {
+    COLLCALC_GOAL_THROUGHPUT = 0, /* tokens/s per GPU, highest first */
+    COLLCALC_GOAL_LATENCY         /* step time (time per output token in decode), lowest first */
+} collcalc_plan_goal;
+
+/* "throughput", "latency". Static. */
+const char *collcalc_plan_goal_name(collcalc_plan_goal goal);
+collcalc_status collcalc_plan_goal_from_name(const char *name, collcalc_plan_goal *out_goal,
+                                             collcalc_diag *diag);
+
 /* Collective kinds a plan reports. */
 typedef enum {
     COLLCALC_COMM_TP_ALLREDUCE = 0,
@@ -408,11 +428,34 @@ typedef struct {
     int redundant_experts;
     double imbalance;       /* EP max/mean; 0 = 1 */
     int grad_bytes;         /* bytes per gradient element reduced (train); 0 = 2 (BF16) */
-    int weight_bytes;       /* bytes per weight held; 0 = the activation dtype's */
-    double gpu_memory_GB;   /* memory per GPU (1e9 B) for the weights check; 0 = unchecked */
+    int weight_bytes;       /* bytes per weight held, every weight; 0 = weight_format */
+    bool weight_format_given; /* weight_format overrides the model's native formats */
+    collcalc_weight_format weight_format;
+    bool kv_dtype_given;    /* kv_dtype; else the activation dtype */
+    collcalc_dtype kv_dtype;
+    uint64_t context;       /* tokens of context each sequence keeps in KV; 0 = the default
+                               (decode COLLCALC_PLAN_CONTEXT_DEFAULT; prefill: the prompt,
+                               one sequence per attention slice) */
+    /* Memory per GPU, 1e9 B: gpu_memory_GB when > 0, else the GPU's; with
+     * neither, memory is not checked. */
+    double gpu_memory_GB;
+    double memory_utilization; /* usable fraction of it; 0 = COLLCALC_PLAN_MEMORY_UTILIZATION */
+    const collcalc_gpu *gpu;   /* FLOP/s and memory bandwidth (borrowed); NULL = no compute */
+    double compute_efficiency; /* fraction of peak FLOP/s and bandwidth reached, (0, 1]; 0 = 1 */
+    /* Search ranking (collcalc_plan_search): the goal, and a step-time
+     * budget (0 = none) plans over it rank after those within it. */
+    collcalc_plan_goal goal;
+    double latency_budget_us;
     collcalc_moe_calibration calibration;
     collcalc_costing costing;
 } collcalc_plan_query;
+
+/* Context per sequence when the query gives none (decode). */
+#define COLLCALC_PLAN_CONTEXT_DEFAULT 4096
+/* Usable fraction of GPU memory: vLLM's default --gpu-memory-utilization
+ * (0.9; docs.vllm.ai engine arguments); the rest is the CUDA context, the
+ * allocator's slack and the framework's own buffers. */
+#define COLLCALC_PLAN_MEMORY_UTILIZATION 0.9
 
 /* Defaults: decode, BF16, all degrees 1, rank order tp, cp, ep, pp, dp,
  * nothing hidden, slowdown 1, automatic MoE mode, FP8 dispatch, BF16
@@ -439,7 +482,32 @@ typedef struct {
     double cross_node_fixed_us; /* fixed cost of one collective of the slowest crossing group; 0 when none crosses */
     double expert_memory_increase; /* R / E */
     double weight_bytes_per_gpu;   /* replicated weights / (tp x pp) + expert slots' weights /
-                                      (ep x pp); KV cache and activations not included */
+                                      (ep x pp), in the weight formats */
+    /* Memory per GPU (bytes; src/plan/step.c says what each part counts). */
+    uint64_t tokens_per_replica;   /* ceil(tokens / dp) */
+    uint64_t context;              /* context per sequence the KV is sized for */
+    double kv_bytes_per_gpu;
+    double activation_bytes_per_gpu;
+    double buffer_bytes_per_gpu;   /* communication buffers (NCCL, DeepEP) */
+    double optimizer_bytes_per_gpu; /* train: gradients and Adam states */
+    double memory_bytes_per_gpu;   /* the sum of the above and the weights */
+    bool memory_checked;           /* a capacity was known */
+    double memory_capacity_bytes;  /* GPU memory x usable fraction */
+    bool fits;                     /* memory_bytes_per_gpu <= capacity (true when unchecked) */
+    uint64_t max_tokens;           /* largest tokens per step that fit at this context (0: none) */
+    uint64_t max_context;          /* largest context that fits at these tokens (0: none) */
+    /* Step time (compute_modeled: a GPU with FLOP/s was given). */
+    bool compute_modeled;
+    double compute_us;             /* roofline compute of the step on the busiest stage */
+    double compute_flops_us;       /* of which FLOP-bound parts */
+    double compute_memory_us;      /* of which memory-bound parts (weights, KV reads) */
+    double bubble_us;              /* pipeline fill and drain */
+    double exposed_comm_us;        /* communication not hidden behind compute */
+    double step_us;                /* compute + bubble + exposed communication */
+    double token_latency_us;       /* decode: time per output token (= step); prefill: step */
+    double tokens_per_s_per_gpu;   /* tokens of the step / step / GPUs */
+    double comm_share;             /* exposed communication / step */
+    collcalc_gpu_flops_type flops_type; /* the tensor type whose FLOP/s were used */
     collcalc_findings findings; /* rule checks, sorted errors first */
 } collcalc_plan_result;
 
@@ -472,15 +540,25 @@ typedef struct {
     int errors, warnings;
     int code_count;           /* codes of the warnings and errors, first CODES_MAX */
     char codes[COLLCALC_CANDIDATE_CODES_MAX][COLLCALC_FINDING_CODE_MAX];
+    bool memory_checked;
+    bool fits;                /* memory fits (true when unchecked) */
+    double memory_bytes_per_gpu;
+    bool compute_modeled;
+    double step_us;           /* step time (exposed communication alone without compute) */
+    double tokens_per_s_per_gpu;
+    double comm_share;
+    bool within_budget;       /* step_us <= latency_budget_us (true without a budget) */
 } collcalc_plan_candidate;
 
 /* Every (TP, EP, PP, DP) with tp x ep x pp x dp = gpus (cp from the
  * template, which must divide gpus) where tp <= heads, ep <= expert slots
  * (1 for dense models) and pp <= layers, costed with the template's other
- * settings; the template's tokens count the whole cluster's tokens in
- * flight, split over dp replicas (ceil). Ranked: plans without an
- * error-level finding first, then by exposed communication per step, then
- * by tp, ep, pp. The best `capacity` go to out[0..*out_count); *out_total
+ * settings; the template's tokens count the whole cluster's tokens of a
+ * step, split over dp replicas (raised to dp x ep x cp x micro-batches
+ * when fewer). Ranked: plans that fit in memory first, then those without
+ * an error-level finding, then those within the latency budget, then by
+ * the goal (tokens/s per GPU or step time; without a GPU's compute
+ * figures, exposed communication per step), then by tp, ep, pp. The best `capacity` go to out[0..*out_count); *out_total
  * counts every factorization costed. gpus 1..1,000,000. */
 collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, int gpus,
                                      collcalc_plan_candidate *out, size_t capacity,

@@ -97,7 +97,8 @@ static const option_group MODELS_GROUPS[] = {{"Models", MODEL_OPTIONS}, {"Output
                                              {NULL, NULL}};
 static const option_use KV_WHAT[] = {
     {OPT_MODEL, false, NULL}, {OPT_MODEL_FILE, false, NULL},
-    {OPT_TOKENS, false, "prompt tokens whose KV cache moves"}, {OPT_DTYPE, false, NULL},
+    {OPT_TOKENS, false, "prompt tokens of one request whose KV cache moves (8k = 8192)"},
+    {OPT_DTYPE, false, NULL},
     {OPT_TP, false, "the prefill instance's TP degree (KV heads split over it)"},
     {OPT_PP, false, "the prefill instance's PP degree (layers split over it)"},
     {OPT_DEDUP, false, NULL}, END};
@@ -114,7 +115,8 @@ static const option_group KV_GROUPS[] = {{"What to size", KV_WHAT}, {"Transfer",
 static const option_use MOE_WHAT[] = {
     {OPT_MODEL, false, NULL}, {OPT_MODEL_FILE, false, NULL},
     {OPT_EP, false, "expert-parallel ranks"},
-    {OPT_TOKENS, false, "tokens per EP rank per micro-batch (as DeepEP and SGLang count)"},
+    {OPT_TOKENS, false, "tokens per EP rank per micro-batch (as DeepEP and SGLang count;\n"
+                        "8k = 8192)"},
     {OPT_DISPATCH_DTYPE, false, NULL}, {OPT_COMBINE_DTYPE, false, NULL},
     {OPT_MODE, false, "DeepEP kernels: normal (default) or low-latency"}, END};
 static const option_use MOE_LOAD[] = {
@@ -128,9 +130,12 @@ static const option_group MOE_GROUPS[] = {
     {"Output", OUTPUT}, {NULL, NULL}};
 static const option_use PLAN_WHAT[] = {
     {OPT_MODEL, false, NULL}, {OPT_MODEL_FILE, false, NULL}, {OPT_PHASE, false, NULL},
-    {OPT_TOKENS, false, "tokens in flight per step: batch x sequence for prefill and\n"
-                        "train, the batch for decode"},
-    {OPT_DTYPE, false, "activation type: bf16 (default) or fp8"}, {OPT_TP, false, NULL},
+    {OPT_TOKENS, false, "tokens per step of the whole deployment, split across DP:\n"
+                        "batch x sequence for prefill and train, the batch (sequences)\n"
+                        "for decode; 8k = 8192"},
+    {OPT_CONTEXT, false, NULL},
+    {OPT_DTYPE, false, "activation type: bf16 (default) or fp8"}, {OPT_WEIGHT_DTYPE, false, NULL},
+    {OPT_KV_DTYPE, false, NULL}, {OPT_TP, false, NULL},
     {OPT_PP, false, NULL}, {OPT_EP, false, NULL}, {OPT_DP, false, NULL}, {OPT_CP, false, NULL},
     {OPT_SP, false, NULL}, {OPT_ORDER, false, NULL}, {OPT_MICRO_BATCHES, false, NULL}, END};
 static const option_use PLAN_ASSUME[] = {
@@ -138,13 +143,13 @@ static const option_use PLAN_ASSUME[] = {
     {OPT_COMBINE_DTYPE, false, NULL}, {OPT_MODE, false, "EP kernels: normal or low-latency "
                                                          "(default: low-latency for decode)"},
     {OPT_REDUNDANT_EXPERTS, false, NULL}, {OPT_IMBALANCE, false, NULL},
-    {OPT_GPU_MEMORY, false, NULL}, {OPT_COST_MODEL, false, "nccl (default with --platform) or "
-                                                          "alpha-beta"},
+    {OPT_GPU_MEMORY, false, NULL}, {OPT_COMPUTE_EFFICIENCY, false, NULL},
+    {OPT_COST_MODEL, false, "nccl (default with --platform) or alpha-beta"},
     {OPT_NCCL_VERSION, false, NULL}, END};
 static const option_use PLAN_CHECK[] = {
     {OPT_STRICT, false, "exit 3 when a rule check is an error (CI gate)"},
     {OPT_SEARCH, false, NULL}, {OPT_GPUS, false, "with --search, the GPUs to split"},
-    {OPT_TOP, false, NULL}, END};
+    {OPT_GOAL, false, NULL}, {OPT_LATENCY_BUDGET, false, NULL}, {OPT_TOP, false, NULL}, END};
 static const option_group PLAN_GROUPS[] = {
     {"The deployment", PLAN_WHAT}, {"Assumptions", PLAN_ASSUME}, {"Checks", PLAN_CHECK},
     {"Over a cluster (nodes or NVLink domains joined by NICs)", CLUSTER}, {"Tables", TABLES},
@@ -409,17 +414,29 @@ static const command_spec COMMANDS[] = {
      "median errors before and after, and writes a platforms overlay (PLATFORM-fitted\n"
      "by default) with the values in its nccl_fit object.",
      FIT_GROUPS, FIT_EXAMPLES, -1},
-    {"plan", cmd_plan, "check a TP/EP/PP/DP deployment: tiers, per-step communication, rules",
+    {"plan", cmd_plan, "will a TP/EP/PP/DP deployment fit, how fast is a step, what it communicates",
      "--model M --phase P --tokens T --tp N [--ep N --pp N --dp N] --platform P [--nodes N]\n"
-     "--model M --tokens T --search --platform P --nodes N",
+     "--model M --tokens T --search --platform P --nodes N [--goal throughput|latency]",
      "Lays out the rank groups of a deployment (TP fastest, then CP, EP, PP, DP;\n"
      "--order changes it), decides on which tier each group's collectives run, and\n"
      "reports per collective kind (TP all-reduce or RS + AG with --sp, EP dispatch\n"
      "and combine, PP send/recv, DP gradient reduction for train, CP ring) the count\n"
-     "per layer and per step, the message, the link, the time each and per step; the\n"
-     "communication floor of a step; and rule checks (TP across the NVLink domain, TP\n"
-     "vs heads and KV heads, EP vs experts, the degrees vs the GPUs). --strict exits 3\n"
-     "on an error-level violation. --search ranks every factorization.",
+     "per layer and per step, the message, the link and the time. --tokens counts\n"
+     "the whole deployment's tokens of one step, split across the DP replicas.\n"
+     "Memory per GPU (on by default: the platform's GPU in data/gpus.json, or\n"
+     "--gpu-memory; 90 % usable): weights in the model's native format (or\n"
+     "--weight-dtype), the KV cache at --context, activations, NCCL and DeepEP\n"
+     "buffers; a plan that does not fit is an error, and the largest tokens per step\n"
+     "and context that fit are given. Step time: a roofline per layer (GEMMs at the\n"
+     "GPU's dense FLOP/s, weights, KV reads and experts at its memory bandwidth)\n"
+     "plus the communication not hidden, giving the time per output token, tokens/s\n"
+     "per GPU and the communication share. Left out: kernel efficiency (the peak is\n"
+     "used unless --compute-efficiency), launch and scheduling overheads, CUDA\n"
+     "graphs, speculative decoding, prefix caching, chunked prefill mixing, the\n"
+     "attention kernel's own limits, and memory fragmentation. Rule checks: TP\n"
+     "across the NVLink domain, TP vs heads and KV heads, EP vs experts, the degrees\n"
+     "vs the GPUs, memory. --strict exits 3 on an error-level violation. --search\n"
+     "ranks every factorization: plans that fit first, then by --goal.",
      PLAN_GROUPS, PLAN_EXAMPLES, -1},
     {"moe", cmd_moe, "expert-parallel dispatch/combine of one MoE layer: bytes, time, imbalance",
      "--model M --ep E --tokens T --platform P [options]",

@@ -143,8 +143,8 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_ORDER] = {OPT_ORDER, "order", NULL, 0, "LIST",
                    "rank order, fastest first (default tp,cp,ep,pp,dp)"},
     [OPT_SEARCH] = {OPT_SEARCH, "search", NULL, 0, NULL,
-                    "rank every (TP, EP, PP, DP) for the GPUs by communication\n"
-                    "time per step"},
+                    "rank every (TP, EP, PP, DP) for the GPUs: plans that fit\n"
+                    "first, then by --goal"},
     [OPT_TOP] = {OPT_TOP, "top", NULL, 0, "N", "with --search, how many plans to show (default 10)"},
     [OPT_OVERLAP] = {OPT_OVERLAP, "overlap", NULL, 0, "F",
                      "fraction of TP and EP communication hidden behind\n"
@@ -184,8 +184,25 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_BLOCK_SIZE] = {OPT_BLOCK_SIZE, "block-size", NULL, 0, "SIZE",
                         "transfer block (default: one layer's shard)"},
     [OPT_GPU_MEMORY] = {OPT_GPU_MEMORY, "gpu-memory", NULL, 0, "SIZE",
-                        "memory per GPU for the weights check (80GB, 141GB, 192GB);\n"
-                        "default: not checked"},
+                        "memory per GPU (80GB, 141GB, 192GB); default: the\n"
+                        "platform's GPU (data/gpus.json)"},
+    [OPT_WEIGHT_DTYPE] = {OPT_WEIGHT_DTYPE, "weight-dtype", NULL, 0, "T",
+                          "weight format: bf16, fp8, fp16, fp32, mxfp4, nvfp4\n"
+                          "(default: the model's native one, see 'collcalc models')"},
+    [OPT_KV_DTYPE] = {OPT_KV_DTYPE, "kv-dtype", NULL, 0, "T",
+                      "KV cache element type (default: the activation type)"},
+    [OPT_CONTEXT] = {OPT_CONTEXT, "context", NULL, 0, "T",
+                     "context tokens per sequence held in the KV cache (decode\n"
+                     "default 4096; prefill default: the prompt); 8k = 8192"},
+    [OPT_GOAL] = {OPT_GOAL, "goal", NULL, 0, "G",
+                  "with --search, rank by throughput (tokens/s per GPU,\n"
+                  "default) or latency (time per step)"},
+    [OPT_LATENCY_BUDGET] = {OPT_LATENCY_BUDGET, "latency-budget", NULL, 0, "TIME",
+                            "with --search, plans slower per step rank after\n"
+                            "those within it, e.g. 50ms"},
+    [OPT_COMPUTE_EFFICIENCY] = {OPT_COMPUTE_EFFICIENCY, "compute-efficiency", NULL, 0, "F",
+                                "fraction of the GPU's peak FLOP/s and memory\n"
+                                "bandwidth kernels reach (default 1: the roofline)"},
     [OPT_FAIL_FAST] = {OPT_FAIL_FAST, "fail-fast", NULL, 0, NULL,
                        "stop at the first bad line (default: report it, go on)"},
     [OPT_COLUMNS] = {OPT_COLUMNS, "columns", NULL, 0, "LIST",

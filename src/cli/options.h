@@ -99,6 +99,12 @@ typedef enum {
     OPT_BUDGET,
     OPT_BLOCK_SIZE,
     OPT_GPU_MEMORY,
+    OPT_WEIGHT_DTYPE,
+    OPT_KV_DTYPE,
+    OPT_CONTEXT,
+    OPT_GOAL,
+    OPT_LATENCY_BUDGET,
+    OPT_COMPUTE_EFFICIENCY,
     /* batch */
     OPT_FAIL_FAST,
     OPT_COLUMNS,

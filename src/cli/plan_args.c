@@ -1,18 +1,25 @@
 /* Shared planning options (plan_args.h). */
 #include "plan_args.h"
 
+#include "collcalc/plan.h"
 #include "request.h"
 
 int plan_tokens(cli_context *ctx, uint64_t *out)
 {
     if (!arg_given(&ctx->args, OPT_TOKENS))
         return cli_usage_error(ctx, "--tokens", "missing: how many tokens, e.g. --tokens 8192");
-    long long tokens = 0;
-    long value;
-    int code = cli_count(ctx, OPT_TOKENS, 1, 1L << 34, &value);
-    tokens = value;
-    *out = (uint64_t)tokens;
-    return code;
+    return plan_token_option(ctx, OPT_TOKENS, out);
+}
+
+int plan_token_option(cli_context *ctx, option_id id, uint64_t *out)
+{
+    const char *value = arg_value(&ctx->args, id);
+    if (value == NULL)
+        return 0;
+    collcalc_diag diag;
+    if (collcalc_tokens_parse(value, COLLCALC_TOKENS_MAX, out, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, cli_spelled(ctx, id), "%s", diag.message);
+    return 0;
 }
 
 int plan_degree(cli_context *ctx, option_id id, int *out)

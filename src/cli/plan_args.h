@@ -9,8 +9,12 @@
 #include "collcalc/cluster_spec.h"
 #include "context.h"
 
-/* --tokens (required: a usage error names the option). */
+/* --tokens (required: a usage error names the option; 8k = 8192). */
 int plan_tokens(cli_context *ctx, uint64_t *out);
+
+/* A token-count option (k = 1,024, M = 1,048,576); *out unchanged when
+ * absent. */
+int plan_token_option(cli_context *ctx, option_id id, uint64_t *out);
 
 /* A degree option: 1 when absent, else 1..1,000,000. */
 int plan_degree(cli_context *ctx, option_id id, int *out);

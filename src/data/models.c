@@ -66,8 +66,16 @@ static const collcalc_json_key model_keys[] = {
     {"heads", true},          {"kv_heads", true},        {"head_dim", true},
     {"ffn_intermediate", true}, {"vocab_size", false},   {"params_billion", true},
     {"moe", false},           {"mla", false},            {"sliding_window", false},
-    {"sources", false},
+    {"weights", false},       {"sources", false},
 };
+
+static const collcalc_json_key weights_keys[] = {
+    {"dtype", true},
+    {"expert_dtype", false},
+};
+
+static const char *const weight_words[] = {"bf16", "fp8", "fp16", "fp32", "mxfp4", "nvfp4"};
+static const double weight_sizes[] = {2.0, 1.0, 2.0, 4.0, 0.53125, 0.5625};
 
 static const collcalc_json_key moe_keys[] = {
     {"routed_experts", true},    {"shared_experts", true}, {"experts_per_token", true},
@@ -90,6 +98,7 @@ static const collcalc_json_key source_keys[] = {
     {"shape", false},
     {"moe", false},
     {"attention", false},
+    {"weights", false},
 };
 
 static const collcalc_names_layout model_names = {
@@ -202,10 +211,32 @@ static collcalc_status load_window(collcalc_json_ctx *ctx, const cJSON *model_ob
     return status;
 }
 
+static collcalc_status load_weights(collcalc_json_ctx *ctx, const cJSON *model_object,
+                                    collcalc_model_shape *m)
+{
+    const cJSON *object = collcalc_json_enter(ctx, model_object, "weights");
+    collcalc_status status =
+        collcalc_json_check_object(ctx, object, weights_keys, COUNT_OF(weights_keys));
+    size_t word = 0;
+    if (status == COLLCALC_OK)
+        status = collcalc_json_get_enum(ctx, object, "dtype", weight_words,
+                                        COUNT_OF(weight_words), &word);
+    m->weight_format = (collcalc_weight_format)word;
+    m->expert_weight_format = m->weight_format;
+    if (status == COLLCALC_OK && collcalc_json_has(object, "expert_dtype")) {
+        status = collcalc_json_get_enum(ctx, object, "expert_dtype", weight_words,
+                                        COUNT_OF(weight_words), &word);
+        m->expert_weight_format = (collcalc_weight_format)word;
+    }
+    collcalc_json_leave(ctx);
+    return status;
+}
+
 static collcalc_status load_sources(collcalc_json_ctx *ctx, const cJSON *object,
                                     collcalc_model_shape *m)
 {
-    char *const targets[] = {m->shape_source, m->moe_source, m->attention_source};
+    char *const targets[] = {m->shape_source, m->moe_source, m->attention_source,
+                             m->weights_source};
     return collcalc_json_get_string_fields(ctx, object, "sources", source_keys, targets,
                                            COUNT_OF(source_keys), COLLCALC_TEXT_MAX);
 }
@@ -273,6 +304,8 @@ static collcalc_status load_model(collcalc_json_ctx *ctx, const cJSON *object,
         status = load_mla(ctx, object, m);
     if (status == COLLCALC_OK && collcalc_json_has(object, "sliding_window"))
         status = load_window(ctx, object, m);
+    if (status == COLLCALC_OK && collcalc_json_has(object, "weights"))
+        status = load_weights(ctx, object, m);
     if (status == COLLCALC_OK && collcalc_json_has(object, "sources"))
         status = load_sources(ctx, object, m);
     if (status == COLLCALC_OK)
@@ -508,4 +541,44 @@ collcalc_status collcalc_dtype_from_name(const char *name, collcalc_dtype *out_d
     return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                               "unknown dtype '%.40s' (use bf16, fp8, fp16 or fp32)",
                               name != NULL ? name : "");
+}
+
+double collcalc_weight_format_bytes(collcalc_weight_format format)
+{
+    int value = (int)format;
+    return (value >= 0 && (size_t)value < COUNT_OF(weight_sizes)) ? weight_sizes[value] : 0.0;
+}
+
+const char *collcalc_weight_format_name(collcalc_weight_format format)
+{
+    return collcalc_names_word(weight_words, COUNT_OF(weight_words), (int)format);
+}
+
+collcalc_status collcalc_weight_format_from_name(const char *name,
+                                                 collcalc_weight_format *out_format,
+                                                 collcalc_diag *diag)
+{
+    if (name != NULL && out_format != NULL) {
+        for (size_t i = 0; i < COUNT_OF(weight_words); i++) {
+            if (collcalc_names_equal(name, weight_words[i])) {
+                *out_format = (collcalc_weight_format)i;
+                return COLLCALC_OK;
+            }
+        }
+    }
+    return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                              "unknown weight type '%.40s' (use bf16, fp8, fp16, fp32, mxfp4 or "
+                              "nvfp4)", name != NULL ? name : "");
+}
+
+double collcalc_model_weight_bytes(const collcalc_model_shape *model)
+{
+    if (model == NULL)
+        return 0.0;
+    double expert = collcalc_model_expert_params(model);
+    double rest = model->params_billion * 1e9 - expert;
+    if (rest < 0)
+        rest = 0;
+    return rest * collcalc_weight_format_bytes(model->weight_format) +
+           expert * collcalc_weight_format_bytes(model->expert_weight_format);
 }

@@ -158,3 +158,36 @@ uint64_t plan_bytes(double x)
         return UINT64_C(1) << 62;
     return (uint64_t)llround(x);
 }
+
+collcalc_status collcalc_tokens_parse(const char *text, uint64_t max, uint64_t *out_tokens,
+                                      collcalc_diag *diag)
+{
+    if (text == NULL || out_tokens == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no token count given");
+    uint64_t value = 0;
+    size_t i = 0;
+    bool overflow = false;
+    for (; text[i] >= '0' && text[i] <= '9'; i++) {
+        uint64_t digit = (uint64_t)(text[i] - '0');
+        if (value > (UINT64_MAX - digit) / 10)
+            overflow = true;
+        else
+            value = value * 10 + digit;
+    }
+    uint64_t scale = 1;
+    if (i > 0 && (text[i] == 'k' || text[i] == 'K') && text[i + 1] == '\0')
+        scale = 1024;
+    else if (i > 0 && text[i] == 'M' && text[i + 1] == '\0')
+        scale = 1024 * 1024;
+    else if (i == 0 || text[i] != '\0')
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "'%.40s' is not a token count (a whole number, optionally with "
+                                  "k or M: 8k = 8192)", text);
+    uint64_t tokens = 0;
+    if (overflow || !plan_mul_u64(value, scale, &tokens) || tokens > max || tokens == 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "'%.40s' tokens: must be between 1 and %llu", text,
+                                  (unsigned long long)max);
+    *out_tokens = tokens;
+    return COLLCALC_OK;
+}

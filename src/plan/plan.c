@@ -207,12 +207,28 @@ collcalc_status collcalc_plan_validate(const collcalc_plan_query *q, collcalc_di
                                   "tokens must be between 1 and %llu (got %llu)",
                                   (unsigned long long)COLLCALC_TOKENS_MAX,
                                   (unsigned long long)q->tokens);
-    uint64_t replicas = (uint64_t)q->ep * (uint64_t)q->cp * (uint64_t)micro_batches(q);
+    uint64_t replicas = (uint64_t)q->dp * (uint64_t)q->ep * (uint64_t)q->cp *
+                        (uint64_t)micro_batches(q);
     if (q->tokens < replicas)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "%llu tokens cannot feed ep x cp x micro-batches = %llu "
+                                  "%llu tokens cannot feed dp x ep x cp x micro-batches = %llu "
                                   "attention slices (each needs at least one token)",
                                   (unsigned long long)q->tokens, (unsigned long long)replicas);
+    if (q->context > COLLCALC_TOKENS_MAX)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "context must be at most %llu tokens (got %llu)",
+                                  (unsigned long long)COLLCALC_TOKENS_MAX,
+                                  (unsigned long long)q->context);
+    if (q->kv_dtype_given && collcalc_dtype_bytes(q->kv_dtype) == 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown KV dtype");
+    if (q->weight_format_given && collcalc_weight_format_bytes(q->weight_format) == 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown weight type");
+    if (!plan_in_range(q->memory_utilization, 0.0, 1.0) ||
+        !plan_in_range(q->compute_efficiency, 0.0, 1.0))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "memory utilization and compute efficiency must be in (0, 1] "
+                                  "(got %g and %g)", q->memory_utilization,
+                                  q->compute_efficiency);
     double overlaps[] = {q->overlap_tp, q->overlap_ep, q->overlap_pp, q->overlap_dp};
     for (size_t i = 0; i < PLAN_COUNT_OF(overlaps); i++)
         if (!plan_in_range(overlaps[i], 0.0, 1.0))
@@ -539,11 +555,31 @@ static void rule_checks(const collcalc_plan_query *q, collcalc_plan_result *r,
                               "%d redundant experts: %d slots, expert weight memory +%.1f %%",
                               q->redundant_experts, m->routed_experts + q->redundant_experts,
                               100.0 * r->expert_memory_increase);
-    if (q->gpu_memory_GB > 0 && r->weight_bytes_per_gpu > q->gpu_memory_GB * 1e9)
+    if (r->memory_checked && r->weight_bytes_per_gpu > r->memory_capacity_bytes)
         collcalc_findings_add(f, COLLCALC_SEVERITY_ERROR, "weights-exceed-memory",
-                              "shard the weights further (more TP, PP or EP)",
-                              "the weights alone need %.1f GB per GPU, more than its %.0f GB",
-                              r->weight_bytes_per_gpu / 1e9, q->gpu_memory_GB);
+                              "shard the weights further (more TP, PP or EP), or store them in "
+                              "a narrower format (--weight-dtype)",
+                              "the weights alone need %.1f GB per GPU, more than the %.1f GB "
+                              "usable of its %.0f GB", r->weight_bytes_per_gpu / 1e9,
+                              r->memory_capacity_bytes / 1e9,
+                              q->gpu_memory_GB > 0 ? q->gpu_memory_GB : q->gpu->memory_GB);
+    else if (!r->fits) {
+        char extra[64] = "";
+        if (r->optimizer_bytes_per_gpu > 0)
+            snprintf(extra, sizeof extra, ", gradients and optimizer %.1f",
+                     r->optimizer_bytes_per_gpu / 1e9);
+        collcalc_findings_add(f, COLLCALC_SEVERITY_ERROR, "memory-exceeded",
+                              r->max_tokens > 0 ? "serve fewer tokens per step, shorten the "
+                                                  "context, or shard further"
+                                                : "shard further (more TP, PP or EP) or use "
+                                                  "GPUs with more memory",
+                              "needs %.1f GB per GPU (weights %.1f, KV cache %.1f, activations "
+                              "%.1f, buffers %.1f%s), more than the %.1f GB usable",
+                              r->memory_bytes_per_gpu / 1e9, r->weight_bytes_per_gpu / 1e9,
+                              r->kv_bytes_per_gpu / 1e9, r->activation_bytes_per_gpu / 1e9,
+                              r->buffer_bytes_per_gpu / 1e9, extra,
+                              r->memory_capacity_bytes / 1e9);
+    }
     if (r->item_count > 0 && r->dominant == COLLCALC_DOMINANT_LATENCY)
         collcalc_findings_add(f, COLLCALC_SEVERITY_INFO, "latency-bound",
                               "larger batches cost little more communication per step",
@@ -573,20 +609,13 @@ collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
     int moe_layers = collcalc_model_moe_layers(m);
     r->moe_layers_per_stage = (moe_layers + q->pp - 1) / q->pp;
     r->micro_batches = micro_batches(q);
+    /* The step's tokens are the deployment's: each DP replica takes its
+     * share, then its ep x cp attention slices and micro-batches split it. */
+    uint64_t per_replica = (q->tokens + (uint64_t)q->dp - 1) / (uint64_t)q->dp;
     uint64_t slices = (uint64_t)q->ep * (uint64_t)q->cp * (uint64_t)r->micro_batches;
-    r->tokens_per_micro_batch = (q->tokens + slices - 1) / slices;
+    r->tokens_per_micro_batch = (per_replica + slices - 1) / slices;
     r->expert_memory_increase =
         collcalc_model_is_moe(m) ? (double)q->redundant_experts / m->routed_experts : 0.0;
-    {
-        double expert = collcalc_model_expert_params(m);
-        double dense = m->params_billion * 1e9 - expert;
-        if (dense < 0)
-            dense = 0;
-        double wb = q->weight_bytes > 0 ? q->weight_bytes : (double)collcalc_dtype_bytes(q->dtype);
-        r->weight_bytes_per_gpu = (dense / ((double)q->tp * q->pp) +
-                                   expert * (1.0 + r->expert_memory_increase) /
-                                       ((double)q->ep * q->pp)) * wb;
-    }
     size_t used = 0;
     for (int i = 0; i < (int)COLLCALC_DIM_COUNT; i++)
         used += (size_t)snprintf(r->rank_order + used, sizeof r->rank_order - used, "%s%s",
@@ -722,6 +751,10 @@ collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
             r->cross_node_fixed_us = item->latency_us_each;
     }
     r->floor_us = r->exposed_us;
+    status = plan_memory(q, r, ep.crosses, diag);
+    if (status != COLLCALC_OK)
+        return status;
+    plan_step_time(q, r);
     r->dominant = r->item_count == 0 ? COLLCALC_DOMINANT_NONE
                   : r->latency_us >= r->bandwidth_us ? COLLCALC_DOMINANT_LATENCY
                                                      : COLLCALC_DOMINANT_BANDWIDTH;

@@ -54,4 +54,12 @@ uint64_t plan_bytes(double x);
 /* *out = a x b; false (and *out untouched) on overflow. */
 bool plan_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 
+/* src/plan/step.c: the weights one GPU holds; the memory parts, capacity,
+ * fit and largest tokens/context of r (ep_crosses: EP leaves the node);
+ * the step time from the compute roofline and r's communication. */
+double plan_weight_bytes_per_gpu(const collcalc_plan_query *q);
+collcalc_status plan_memory(const collcalc_plan_query *q, collcalc_plan_result *r,
+                            bool ep_crosses, collcalc_diag *diag);
+void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r);
+
 #endif

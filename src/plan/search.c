@@ -20,12 +20,43 @@ static size_t divisors(int n, int *out)
     return count;
 }
 
-/* Ordering of candidates: no error first, then exposed time, then degrees. */
-static bool better(const collcalc_plan_candidate *a, const collcalc_plan_candidate *b)
+static const char *const goal_words[] = {"throughput", "latency"};
+
+const char *collcalc_plan_goal_name(collcalc_plan_goal goal)
 {
+    return plan_word_name(goal_words, PLAN_COUNT_OF(goal_words), (int)goal);
+}
+
+collcalc_status collcalc_plan_goal_from_name(const char *name, collcalc_plan_goal *out_goal,
+                                             collcalc_diag *diag)
+{
+    size_t i = 0;
+    collcalc_status status =
+        plan_word_parse(goal_words, PLAN_COUNT_OF(goal_words), name, "goal",
+                        "throughput or latency", out_goal != NULL ? &i : NULL, diag);
+    if (status == COLLCALC_OK)
+        *out_goal = (collcalc_plan_goal)i;
+    return status;
+}
+
+/* Ordering of candidates: fitting first, then without errors, within the
+ * budget, by the goal, exposed communication, degrees. */
+static bool better(const collcalc_plan_candidate *a, const collcalc_plan_candidate *b,
+                       collcalc_plan_goal goal)
+{
+    if (a->fits != b->fits)
+        return a->fits;
     bool a_err = a->errors > 0, b_err = b->errors > 0;
     if (a_err != b_err)
         return !a_err;
+    if (a->within_budget != b->within_budget)
+        return a->within_budget;
+    if (a->compute_modeled && b->compute_modeled) {
+        if (goal == COLLCALC_GOAL_THROUGHPUT && a->tokens_per_s_per_gpu != b->tokens_per_s_per_gpu)
+            return a->tokens_per_s_per_gpu > b->tokens_per_s_per_gpu;
+        if (a->step_us != b->step_us)
+            return a->step_us < b->step_us;
+    }
     if (a->exposed_us != b->exposed_us)
         return a->exposed_us < b->exposed_us;
     if (a->tp != b->tp)
@@ -37,15 +68,15 @@ static bool better(const collcalc_plan_candidate *a, const collcalc_plan_candida
 
 /* Inserts c into the sorted out[0..*count) of at most capacity entries. */
 static void keep_best(collcalc_plan_candidate *out, size_t capacity, size_t *count,
-                      const collcalc_plan_candidate *c)
+                      const collcalc_plan_candidate *c, collcalc_plan_goal goal)
 {
     if (capacity == 0)
         return;
     size_t n = *count;
-    if (n == capacity && !better(c, &out[n - 1]))
+    if (n == capacity && !better(c, &out[n - 1], goal))
         return;
     size_t at = n < capacity ? n : capacity - 1;
-    while (at > 0 && better(c, &out[at - 1])) {
+    while (at > 0 && better(c, &out[at - 1], goal)) {
         out[at] = out[at - 1];
         at--;
     }
@@ -54,8 +85,17 @@ static void keep_best(collcalc_plan_candidate *out, size_t capacity, size_t *cou
         *count = n + 1;
 }
 
-static void summarize(const collcalc_plan_result *r, collcalc_plan_candidate *c)
+static void summarize(const collcalc_plan_query *q, const collcalc_plan_result *r,
+                      collcalc_plan_candidate *c)
 {
+    c->memory_checked = r->memory_checked;
+    c->fits = r->fits;
+    c->memory_bytes_per_gpu = r->memory_bytes_per_gpu;
+    c->compute_modeled = r->compute_modeled;
+    c->step_us = r->step_us;
+    c->tokens_per_s_per_gpu = r->tokens_per_s_per_gpu;
+    c->comm_share = r->comm_share;
+    c->within_budget = !(q->latency_budget_us > 0) || r->step_us <= q->latency_budget_us;
     c->comm_us = r->comm_us;
     c->exposed_us = r->exposed_us;
     c->dominant = r->dominant;
@@ -104,6 +144,11 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
     if (status != COLLCALC_OK)
         return status;
 
+    if ((int)template_query->goal < 0 || (size_t)template_query->goal >= PLAN_COUNT_OF(goal_words))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown search goal");
+    if (!plan_in_range(template_query->latency_budget_us, 0.0, 1e15))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "latency budget must be finite and >= 0");
     int n = gpus / cp;
     int *divs = collcalc_mem_malloc(SEARCH_DIVISORS_MAX * sizeof *divs);
     collcalc_plan_result *result = collcalc_mem_malloc(sizeof *result);
@@ -139,15 +184,14 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
                 q.ep = ep;
                 q.pp = pp;
                 q.dp = dp;
-                /* The template's tokens are the cluster's: split over dp. */
-                uint64_t per_replica =
-                    (template_query->tokens + (uint64_t)dp - 1) / (uint64_t)dp;
+                /* The template's tokens are the cluster's; evaluate splits
+                 * them over dp, each slice needing one at least. */
                 uint64_t mb = micro > 0 ? (uint64_t)micro
                               : (template_query->workload == COLLCALC_WORKLOAD_TRAIN
                                      ? (uint64_t)pp
                                      : 1u);
-                uint64_t need = (uint64_t)ep * (uint64_t)cp * mb;
-                q.tokens = per_replica < need ? need : per_replica;
+                uint64_t need = (uint64_t)dp * (uint64_t)ep * (uint64_t)cp * mb;
+                q.tokens = template_query->tokens < need ? need : template_query->tokens;
                 collcalc_diag local;
                 status = collcalc_plan_evaluate(&q, result, &local);
                 if (status != COLLCALC_OK) {
@@ -161,8 +205,8 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
                 c.ep = ep;
                 c.pp = pp;
                 c.dp = dp;
-                summarize(result, &c);
-                keep_best(out, capacity, &kept, &c);
+                summarize(&q, result, &c);
+                keep_best(out, capacity, &kept, &c, template_query->goal);
                 total++;
             }
         }

@@ -1,0 +1,64 @@
+$ collcalc plan --model deepseek-v3 --tokens 64 --tp 65536 --ep 65536 --pp 65536 --dp 65536 --cp 65536 --platform hgx-h100
+[stderr] collcalc plan: --tp: tp x pp x ep x dp x cp = 1208925819614629174706176 GPUs: at most 1000000 (got tp 65536, pp 65536, ep 65536, dp 65536, cp 65536) (see 'collcalc plan --help')
+[exit 2]
+$ collcalc plan --model llama-3.1-405b --tp 8 --tokens 64 --platform hgx-h100 --strict
+llama-3.1-405b decode, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: the alpha-beta model)
+
+collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
+tp-allreduce      8      1  nvlink4  nvls               2       252  2.10 MB  39.8 us   10.0 ms  10.0 ms  latency
+
+communication per step 10.0 ms, exposed 10.0 ms (overlap 0%, SM slowdown 1); fixed (latency) part 6.30 ms: latency-bound
+memory per GPU 119 GB: weights 101 GB (bf16, native), KV cache 16.9 GB (bf16 at 4096 context), activations 14.2 MB, buffers 268 MB
+DOES NOT FIT: 72.0 GB usable of 80 GB H100 SXM (90 %)
+nothing fits at this context: shard the weights further
+step 45.2 ms = compute 35.2 ms (FLOP-bound 0 us, memory-bound 35.2 ms; bf16 at 989 TFLOP/s, 3350 GB/s, x 1) + pipeline bubble 0 us + exposed communication 10.0 ms
+time per output token 45.2 ms, 176.9 tokens/s per GPU, communication 22 % of the step
+verdict: violation
+
+error   the weights alone need 101.5 GB per GPU, more than the 72.0 GB usable of its 80 GB
+        next: shard the weights further (more TP, PP or EP), or store them in a narrower format (--weight-dtype)
+info    the step's communication is latency-bound: 6300.0 us of fixed cost vs 3740.2 us moving bytes
+        next: larger batches cost little more communication per step
+[exit 3]
+$ collcalc plan --model llama-3-70b --tokens 8k --context 32k --tp 8 --platform hgx-h100 --format json
+{"schema_version":1,"command":"plan","query":{"model":"llama-3-70b","phase":"decode","tokens":8192,"dtype":"bf16","tp":8,"pp":1,"ep":1,"dp":1,"cp":1,"sp":false,"rank_order":"tp,cp,ep,pp,dp","gpus":8,"gpus_per_node":8,"nodes":1,"intra_link":"nvlink4","inter_link":"ib-ndr","overlap":0,"sm_slowdown":1,"comm_us":97952.40960000001,"exposed_us":97952.40960000001,"floor_us":97952.40960000001,"latency_us":4000,"bandwidth_us":93952.40960000001,"dominant":"bandwidth","cost_model":"nccl","cross_node_fixed_us":0,"weight_dtype":"bf16","kv_dtype":"bf16","context":32768,"gpu":"H100 SXM","memory_bytes_per_gpu":11014214361216,"weight_bytes_per_gpu":17650000000,"kv_bytes_per_gpu":10995116277760,"activation_bytes_per_gpu":1179648000,"buffer_bytes_per_gpu":268435456,"memory_capacity_bytes":72000000000,"memory_checked":true,"fits":false,"max_tokens":40,"max_context":157,"compute_modeled":true,"compute_us":3425988.7366052726,"step_us":3523941.1462052725,"token_latency_us":3523941.1462052725,"tokens_per_s_per_gpu":290.5837406231049,"comm_share":0.027796267172475134,"verdict":"violation"},"collectives":[{"kind":"tp-allreduce","group_size":8,"nodes":1,"crosses_node":false,"link":"nvlink4","algorithm":"nvls","count_per_layer":2,"count_per_step":160,"message_bytes":134217728,"latency_us_each":25,"bandwidth_us_each":587.2025600000001,"time_us_each":612.2025600000001,"total_us":97952.40960000001,"hidden_fraction":0,"exposed_us":97952.40960000001,"dominant":"bandwidth"}],"findings":[{"severity":"error","code":"memory-exceeded","message":"needs 11014.2 GB per GPU (weights 17.6, KV cache 10995.1, activations 1.2, buffers 0.3), more than the 72.0 GB usable","next_step":"serve fewer tokens per step, shorten the context, or shard further","lines":""}],"notes":[]}
+$ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --top 4
+llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 4: plans that fit in memory first, then without an error-level violation, then by tokens/s per GPU
+
+rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   8   1   1   2  yes      39.4 GB  18.0 ms      890.3    6.37 ms  6.37 ms       0         0  
+   2   4   1   1   4  yes      57.1 GB  20.2 ms      792.1    3.42 ms  3.42 ms       0         0  
+   3   8   1   2   1  yes      30.9 GB  22.4 ms      713.6    4.34 ms  4.34 ms       0         0  
+   4   4   1   2   2  yes      39.7 GB  26.4 ms      606.3    3.04 ms  3.04 ms       0         0  
+$ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --top 3 --goal latency --latency-budget 20ms
+llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, within the latency budget, then by step time
+
+rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   8   1   1   2  yes      39.4 GB  18.0 ms      890.3    6.37 ms  6.37 ms       0         0  
+   2   4   1   1   4  yes      57.1 GB  20.2 ms      792.1    3.42 ms  3.42 ms       0         0  
+   3   8   1   2   1  yes      30.9 GB  22.4 ms      713.6    4.34 ms  4.34 ms       0         0  
+$ collcalc plan --model llama-3-70b --tokens 256 --tp 8 --platform hgx-h100 --goal latency
+[stderr] collcalc plan: --goal: ranks the plans of --search (see 'collcalc plan --help')
+[exit 2]
+$ collcalc plan --model llama-3-70b --tokens 8q --tp 8 --platform hgx-h100
+[stderr] collcalc plan: --tokens: '8q' is not a token count (a whole number, optionally with k or M: 8k = 8192) (see 'collcalc plan --help')
+[exit 2]
+$ collcalc plan --model deepseek-v3 --tokens 4096 --ep 8 --platform hgx-h800 --weight-dtype bf16
+deepseek-v3 decode, 4096 tokens per step, bf16: TP 1 x CP 1 x EP 8 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: the alpha-beta model)
+
+collective   group  nodes  link          algorithm           per layer  per step  message    each  per step  exposed  dominant
+ep-dispatch      8      1  nvlink4-h800  deepep-low-latency          1        58  30.3 MB  250 us   14.5 ms  14.5 ms  bandwidth
+ep-combine       8      1  nvlink4-h800  deepep-low-latency          1        58  58.7 MB  410 us   23.8 ms  23.8 ms  bandwidth
+
+communication per step 38.2 ms, exposed 38.2 ms (overlap 0%, SM slowdown 1); fixed (latency) part 9.26 ms: bandwidth-bound
+memory per GPU 347 GB: weights 198 GB (bf16), KV cache 147 GB (bf16 at 4096 context), activations 386 MB, buffers 1.88 GB
+DOES NOT FIT: 72.0 GB usable of 80 GB H800 SXM (90 %)
+nothing fits at this context: shard the weights further
+step 148 ms = compute 110 ms (FLOP-bound 16.8 ms, memory-bound 92.8 ms; bf16 at 989 TFLOP/s, 3350 GB/s, x 1) + pipeline bubble 0 us + exposed communication 38.2 ms
+time per output token 148 ms, 3464 tokens/s per GPU, communication 26 % of the step
+verdict: violation
+
+error   the weights alone need 197.7 GB per GPU, more than the 72.0 GB usable of its 80 GB
+        next: shard the weights further (more TP, PP or EP), or store them in a narrower format (--weight-dtype)

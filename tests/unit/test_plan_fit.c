@@ -1,0 +1,355 @@
+/* Unit tests for plans that fit and step time (src/plan/step.c), the GPU
+ * table (src/data/gpus.c, data/gpus.json), native weight formats
+ * (data/models.json), token counts with k/M suffixes, and --tokens split
+ * across DP (src/plan/plan.c). */
+#include "support.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collcalc/gpus.h"
+#include "collcalc/links.h"
+#include "collcalc/models.h"
+#include "collcalc/plan.h"
+#include "collcalc/platforms.h"
+
+static collcalc_model_table *models;
+static collcalc_link_table *links;
+static collcalc_platform_table *platforms;
+static collcalc_gpu_table *gpus;
+
+static int setup(void **state)
+{
+    (void)state;
+    collcalc_diag diag = {{0}};
+    if (collcalc_model_table_builtin(&models, &diag) != COLLCALC_OK ||
+        collcalc_link_table_builtin(&links, &diag) != COLLCALC_OK ||
+        collcalc_platform_table_builtin(links, &platforms, &diag) != COLLCALC_OK ||
+        collcalc_gpu_table_builtin(&gpus, &diag) != COLLCALC_OK) {
+        fprintf(stderr, "%s\n", diag.message);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    collcalc_model_table_free(models);
+    collcalc_platform_table_free(platforms);
+    collcalc_link_table_free(links);
+    collcalc_gpu_table_free(gpus);
+    return 0;
+}
+
+static collcalc_plan_query on_platform(const char *model, const char *platform, uint64_t tokens)
+{
+    collcalc_plan_query q;
+    collcalc_plan_query_init(&q);
+    q.model = collcalc_model_table_find(models, model);
+    assert_non_null(q.model);
+    q.tokens = tokens;
+    const collcalc_platform *p = collcalc_platform_table_find(platforms, platform);
+    assert_non_null(p);
+    q.cluster.gpus_per_node = p->gpus_per_node;
+    q.cluster.nics_per_node = p->nics_per_node;
+    collcalc_link_params_from_link(collcalc_link_table_find(links, p->intra_link),
+                                   COLLCALC_BW_PER_DIRECTION, &q.cluster.intra);
+    collcalc_link_params_from_link(collcalc_link_table_find(links, p->inter_link),
+                                   COLLCALC_BW_PER_DIRECTION, &q.cluster.inter);
+    q.gpu = collcalc_gpu_table_find(gpus, p->gpu);
+    assert_non_null(q.gpu);
+    return q;
+}
+
+static collcalc_plan_result run(const collcalc_plan_query *q)
+{
+    collcalc_plan_result r;
+    collcalc_diag diag = {{0}};
+    collcalc_status status = collcalc_plan_evaluate(q, &r, &diag);
+    if (status != COLLCALC_OK)
+        fprintf(stderr, "%s\n", diag.message);
+    assert_int_equal(status, COLLCALC_OK);
+    return r;
+}
+
+static void test_gpu_table(void **state)
+{
+    (void)state;
+    /* Every GPU a built-in platform names is in the GPU table. */
+    for (size_t i = 0; i < collcalc_platform_table_count(platforms); i++) {
+        const collcalc_platform *p = collcalc_platform_table_at(platforms, i);
+        if (strcmp(p->gpu, "not stated") == 0)
+            continue;
+        if (collcalc_gpu_table_find(gpus, p->gpu) == NULL)
+            fail_msg("platform %s names GPU '%s', not in data/gpus.json", p->name, p->gpu);
+    }
+    const collcalc_gpu *h100 = collcalc_gpu_table_find(gpus, "h100 sxm");
+    assert_non_null(h100);
+    assert_true(h100->memory_GB == 80 && h100->memory_GBps == 3350);
+    collcalc_gpu_flops_type used;
+    assert_true(collcalc_gpu_tflops(h100, COLLCALC_GPU_FLOPS_FP4, &used) == 1978.9);
+    assert_int_equal(used, COLLCALC_GPU_FLOPS_FP8); /* no FP4 on Hopper: FP8 */
+    const collcalc_gpu *a100 = collcalc_gpu_table_find(gpus, "A100 SXM4 80GB");
+    assert_true(collcalc_gpu_tflops(a100, COLLCALC_GPU_FLOPS_FP8, &used) == 312);
+    assert_int_equal(used, COLLCALC_GPU_FLOPS_BF16);
+    for (size_t i = 0; i < collcalc_gpu_table_count(gpus); i++) {
+        const collcalc_gpu *g = collcalc_gpu_table_at(gpus, i);
+        assert_true(g->memory_source[0] != '\0' && g->bandwidth_source[0] != '\0');
+        for (int t = 0; t < COLLCALC_GPU_FLOPS_COUNT; t++)
+            assert_true((g->tflops[t] > 0) == (g->tflops_source[t][0] != '\0'));
+    }
+    /* Strict loading: a figure without its source, unknown keys, bad names. */
+    static const char *const bad[][2] = {
+        {"{\"schema_version\":1,\"gpus\":[{\"name\":\"X\",\"memory_GB\":80,\"hbm_GBps\":1,"
+         "\"tflops\":{\"bf16\":1,\"fp8\":2},\"sources\":{\"memory_GB\":\"a\",\"hbm_GBps\":\"b\","
+         "\"bf16\":\"c\"}}]}",
+         "gpus[0].sources.fp8: missing: every figure needs its source"},
+        {"{\"schema_version\":1,\"gpus\":[{\"name\":\"X\",\"memory_GB\":80,\"hbm_GBps\":1,"
+         "\"tflops\":{\"bf16\":1},\"sources\":{\"memory_GB\":\"a\",\"hbm_GBps\":\"b\","
+         "\"bf16\":\"c\",\"fp4\":\"d\"}}]}",
+         "gpus[0].sources.fp4: a source for tflops.fp4, which is not given"},
+        {"{\"schema_version\":1,\"gpus\":[{\"name\":\"X\",\"memory_GB\":0,\"hbm_GBps\":1,"
+         "\"tflops\":{\"bf16\":1},\"sources\":{\"memory_GB\":\"a\",\"hbm_GBps\":\"b\","
+         "\"bf16\":\"c\"}}]}",
+         "gpus[0].memory_GB"},
+        {"{\"schema_version\":1,\"gpus\":[{\"name\":\" X\",\"memory_GB\":1,\"hbm_GBps\":1,"
+         "\"tflops\":{\"bf16\":1},\"sources\":{\"memory_GB\":\"a\",\"hbm_GBps\":\"b\","
+         "\"bf16\":\"c\"}}]}",
+         "gpus[0].name: no leading or trailing spaces"},
+        {"{\"schema_version\":1,\"gpus\":[{\"name\":\"X\",\"memory_GB\":1,\"hbm_GBps\":1,"
+         "\"tflops\":{\"bf16\":1,\"int8\":2},\"sources\":{\"memory_GB\":\"a\",\"hbm_GBps\":\"b\","
+         "\"bf16\":\"c\"}}]}",
+         "gpus[0].tflops: unknown key 'int8'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        collcalc_gpu_table *t = NULL;
+        collcalc_diag diag = {{0}};
+        assert_int_equal(collcalc_gpu_table_parse(bad[i][0], strlen(bad[i][0]), "t.json", &t,
+                                                  &diag),
+                         COLLCALC_ERR_INVALID);
+        assert_null(t);
+        if (strstr(diag.message, bad[i][1]) == NULL)
+            fail_msg("'%s' does not contain '%s'", diag.message, bad[i][1]);
+    }
+}
+
+static void test_native_weights(void **state)
+{
+    (void)state;
+    const collcalc_model_shape *ds = collcalc_model_table_find(models, "deepseek-v3");
+    assert_int_equal(ds->weight_format, COLLCALC_WEIGHTS_FP8);
+    assert_true(ds->weights_source[0] != '\0');
+    assert_true(fabs(collcalc_model_weight_bytes(ds) - 671e9) < 1.0);
+    const collcalc_model_shape *oss = collcalc_model_table_find(models, "gpt-oss-120b");
+    assert_int_equal(oss->weight_format, COLLCALC_WEIGHTS_BF16);
+    assert_int_equal(oss->expert_weight_format, COLLCALC_WEIGHTS_MXFP4);
+    double experts = collcalc_model_expert_params(oss);
+    assert_true(fabs(collcalc_model_weight_bytes(oss) -
+                     ((116.8e9 - experts) * 2 + experts * 0.53125)) < 1.0);
+    for (size_t i = 0; i < collcalc_model_table_count(models); i++)
+        assert_true(collcalc_model_table_at(models, i)->weights_source[0] != '\0');
+    collcalc_weight_format f;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_weight_format_from_name("NVFP4", &f, &diag), COLLCALC_OK);
+    assert_true(collcalc_weight_format_bytes(f) == 0.5625);
+    assert_int_equal(collcalc_weight_format_from_name("int4", &f, &diag), COLLCALC_ERR_INVALID);
+}
+
+static void test_tokens_parse(void **state)
+{
+    (void)state;
+    uint64_t t = 0;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_tokens_parse("8k", COLLCALC_TOKENS_MAX, &t, &diag), COLLCALC_OK);
+    assert_int_equal(t, 8192);
+    assert_int_equal(collcalc_tokens_parse("128K", COLLCALC_TOKENS_MAX, &t, &diag), COLLCALC_OK);
+    assert_int_equal(t, 131072);
+    assert_int_equal(collcalc_tokens_parse("1M", COLLCALC_TOKENS_MAX, &t, &diag), COLLCALC_OK);
+    assert_int_equal(t, 1048576);
+    assert_int_equal(collcalc_tokens_parse("4096", COLLCALC_TOKENS_MAX, &t, &diag), COLLCALC_OK);
+    assert_int_equal(t, 4096);
+    static const char *const refused[] = {"", "k", "8q", "8kk", "0", "-1", "1.5k", "16M M",
+                                          "99999999999999999999999", "16385M"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        assert_int_equal(collcalc_tokens_parse(refused[i], COLLCALC_TOKENS_MAX, &t, &diag),
+                         COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_tokens_parse("8q", COLLCALC_TOKENS_MAX, &t, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "'8q' is not a token count (a whole number, optionally "
+                                      "with k or M: 8k = 8192)");
+}
+
+static void test_fit(void **state)
+{
+    (void)state;
+    /* Llama 3.1 405B in BF16 on one HGX H100: 811.8 GB of weights, 101.5 GB
+     * per GPU, over the 72 GB usable of 80. */
+    collcalc_plan_query q = on_platform("llama-3.1-405b", "hgx-h100", 64);
+    q.tp = 8;
+    collcalc_plan_result r = run(&q);
+    assert_true(r.memory_checked);
+    assert_false(r.fits);
+    assert_true(fabs(r.weight_bytes_per_gpu - 405.9e9 * 2 / 8) < 1.0);
+    assert_true(fabs(r.memory_capacity_bytes - 72e9) < 1.0);
+    assert_non_null(collcalc_findings_find(&r.findings, "weights-exceed-memory"));
+    assert_int_equal(r.max_tokens, 0);
+    /* FP8 weights fit (50.7 GB), with room for some KV. */
+    q.weight_format_given = true;
+    q.weight_format = COLLCALC_WEIGHTS_FP8;
+    r = run(&q);
+    assert_true(r.fits);
+    assert_true(r.max_tokens >= 64);
+    assert_null(collcalc_findings_find(&r.findings, "weights-exceed-memory"));
+    /* the KV cache exactly: 64 sequences x 4096 context x 516,096 B / 8 */
+    assert_int_equal(r.context, COLLCALC_PLAN_CONTEXT_DEFAULT);
+    assert_true(r.kv_bytes_per_gpu == 64.0 * 4096 * 516096 / 8);
+    /* the largest token count fits, one more does not */
+    uint64_t most = r.max_tokens;
+    q.tokens = most;
+    r = run(&q);
+    assert_true(r.fits);
+    q.tokens = most + 1;
+    r = run(&q);
+    assert_false(r.fits);
+    assert_non_null(collcalc_findings_find(&r.findings, "memory-exceeded"));
+    /* --gpu-memory overrides the GPU's */
+    q.tokens = 64;
+    q.gpu_memory_GB = 40;
+    r = run(&q);
+    assert_true(fabs(r.memory_capacity_bytes - 36e9) < 1.0);
+    assert_false(r.fits);
+    /* without a GPU and without --gpu-memory nothing is checked */
+    q.gpu = NULL;
+    q.gpu_memory_GB = 0;
+    r = run(&q);
+    assert_false(r.memory_checked);
+    assert_true(r.fits);
+    assert_false(r.compute_modeled);
+    /* DeepSeek-V3 counts in its native FP8: 671 GB over EP 8 x PP 1 */
+    q = on_platform("deepseek-v3", "hgx-h200", 64);
+    q.ep = 8;
+    r = run(&q);
+    /* 17.1e9 replicated + 653.9e9 of experts / 8 */
+    assert_true(r.weight_bytes_per_gpu > 98e9 && r.weight_bytes_per_gpu < 99.5e9);
+    assert_true(r.fits);
+}
+
+static void test_tokens_split_across_dp(void **state)
+{
+    (void)state;
+    collcalc_plan_query q = on_platform("llama-3-70b", "hgx-h100", 256);
+    q.tp = 4;
+    q.dp = 4;
+    collcalc_plan_result r = run(&q);
+    assert_int_equal(r.tokens_per_replica, 64);
+    assert_int_equal(r.tokens_per_micro_batch, 64);
+    /* the TP all-reduce carries one replica's tokens: 64 x 8192 x 2 B */
+    assert_int_equal(r.items[0].message_bytes, 64u * 8192 * 2);
+    q.dp = 1;
+    collcalc_plan_result one = run(&q);
+    assert_int_equal(one.items[0].message_bytes, 256u * 8192 * 2);
+    /* DP 4 of 64 sequences each keep a quarter of the KV per GPU */
+    assert_true(fabs(one.kv_bytes_per_gpu - 4 * r.kv_bytes_per_gpu) < 1.0);
+    /* fewer tokens than slices is refused */
+    q.dp = 4;
+    q.tokens = 3;
+    collcalc_plan_result bad;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_plan_evaluate(&q, &bad, &diag), COLLCALC_ERR_INVALID);
+}
+
+static void test_step_time(void **state)
+{
+    (void)state;
+    /* Decode of Llama 3 70B, TP 8 on H100: memory-bound, the weights
+     * (17.65 GB per GPU) and the KV read at 3,350 GB/s per step. */
+    collcalc_plan_query q = on_platform("llama-3-70b", "hgx-h100", 64);
+    q.tp = 8;
+    collcalc_plan_result r = run(&q);
+    assert_true(r.compute_modeled);
+    assert_true(r.compute_memory_us > r.compute_flops_us);
+    double floor_us = (r.weight_bytes_per_gpu + r.kv_bytes_per_gpu) / 3350e9 * 1e6;
+    assert_true(r.compute_us >= 0.95 * floor_us && r.compute_us <= 1.05 * floor_us);
+    assert_true(fabs(r.step_us - (r.compute_us + r.bubble_us + r.exposed_comm_us)) < 1e-6);
+    assert_true(fabs(r.tokens_per_s_per_gpu - 64 / (r.step_us * 1e-6) / 8) < 1e-6);
+    assert_true(r.comm_share > 0 && r.comm_share < 1);
+    /* half the efficiency: twice the compute */
+    q.compute_efficiency = 0.5;
+    collcalc_plan_result half = run(&q);
+    assert_true(fabs(half.compute_us - 2 * r.compute_us) < 1e-6 * r.compute_us);
+    /* Prefill of 8k tokens is FLOP-bound: about 2 x 70.6e9 x 8192 / 8 FLOPs */
+    q = on_platform("llama-3-70b", "hgx-h100", 8192);
+    q.workload = COLLCALC_WORKLOAD_PREFILL;
+    q.tp = 8;
+    r = run(&q);
+    assert_true(r.compute_flops_us > r.compute_memory_us);
+    double gemm_us = 2 * 70.6e9 * 8192 / 8 / 989.4e12 * 1e6;
+    assert_true(r.compute_us > 0.9 * gemm_us && r.compute_us < 1.5 * gemm_us);
+    /* hidden communication beyond the compute is exposed again */
+    q.overlap_tp = 1.0;
+    r = run(&q);
+    assert_true(r.exposed_comm_us >= 0);
+    assert_true(r.step_us >= r.compute_us);
+}
+
+static void test_search_ranks_fitting_plans(void **state)
+{
+    (void)state;
+    /* Llama 3 70B on 2 x HGX H100 for 256 tokens: TP 1 x DP 16 (141 GB of
+     * weights per GPU) never ranks first, and nothing that does not fit
+     * ranks above a plan that does. */
+    collcalc_plan_query q = on_platform("llama-3-70b", "hgx-h100", 256);
+    collcalc_plan_candidate out[16];
+    size_t count = 0, total = 0;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_plan_search(&q, 16, out, 16, &count, &total, &diag), COLLCALC_OK);
+    assert_int_equal(count, 15);
+    assert_true(out[0].fits);
+    assert_false(out[0].tp == 1 && out[0].dp == 16);
+    bool seen_unfit = false;
+    for (size_t i = 0; i < count; i++) {
+        if (!out[i].fits)
+            seen_unfit = true;
+        else
+            assert_false(seen_unfit);
+        if (out[i].tp == 1 && out[i].pp == 1)
+            assert_false(out[i].fits);
+    }
+    /* throughput: tokens/s per GPU descending among fitting error-free plans */
+    for (size_t i = 1; i < count; i++)
+        if (out[i].fits && out[i].errors == 0 && out[i - 1].errors == 0)
+            assert_true(out[i - 1].tokens_per_s_per_gpu >= out[i].tokens_per_s_per_gpu);
+    /* latency: step time ascending */
+    q.goal = COLLCALC_GOAL_LATENCY;
+    assert_int_equal(collcalc_plan_search(&q, 16, out, 16, &count, &total, &diag), COLLCALC_OK);
+    for (size_t i = 1; i < count; i++)
+        if (out[i].fits && out[i].errors == 0 && out[i - 1].errors == 0)
+            assert_true(out[i - 1].step_us <= out[i].step_us);
+    /* a budget nobody meets keeps the order; one somebody meets puts them first */
+    q.latency_budget_us = out[2].step_us;
+    assert_int_equal(collcalc_plan_search(&q, 16, out, 16, &count, &total, &diag), COLLCALC_OK);
+    assert_true(out[0].within_budget);
+    /* DeepSeek-V3 on one GB200 NVL72 rack: the first plan fits */
+    q = on_platform("deepseek-v3", "gb200-nvl72", 72 * 64);
+    assert_int_equal(collcalc_plan_search(&q, 72, out, 16, &count, &total, &diag), COLLCALC_OK);
+    assert_true(out[0].fits && out[0].errors == 0);
+    assert_true(out[0].memory_bytes_per_gpu <= 186e9 * 0.9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpu_table),
+        cmocka_unit_test(test_native_weights),
+        cmocka_unit_test(test_tokens_parse),
+        cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_tokens_split_across_dp),
+        cmocka_unit_test(test_step_time),
+        cmocka_unit_test(test_search_ranks_fitting_plans),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
