@@ -31,6 +31,7 @@
 /* Readers for artefacts from real machines. */
 #include "collcalc/nccl_tests_reader.h"
 #include "collcalc/nccl_log.h"
+#include "collcalc/paste.h"
 #include "collcalc/topo.h"
 #include "collcalc/topo_cluster.h"
 

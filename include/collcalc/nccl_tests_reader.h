@@ -40,11 +40,13 @@ typedef enum {
     COLLCALC_NCCL_TESTS_FROM_DEVICES,     /* the "#  Rank N ... device" lines */
     COLLCALC_NCCL_TESTS_FROM_COMMAND,     /* a command line naming a *_perf binary */
     COLLCALC_NCCL_TESTS_FROM_COLUMNS,     /* redop/root columns and size = count x type x n */
-    COLLCALC_NCCL_TESTS_FROM_BUSBW_RATIO  /* busbw / algbw = the op's factor for n ranks */
+    COLLCALC_NCCL_TESTS_FROM_BUSBW_RATIO, /* busbw / algbw = the op's factor for n ranks */
+    COLLCALC_NCCL_TESTS_FROM_LOG,         /* NCCL_DEBUG lines in the same paste (collcalc/paste.h) */
+    COLLCALC_NCCL_TESTS_FROM_HEADING      /* a heading above the table names it */
 } collcalc_nccl_tests_source;
 
 /* "none", "caller", "banner", "device-lines", "command-line", "columns",
- * "busbw-ratio". Static, never NULL. */
+ * "busbw-ratio", "log", "heading". Static, never NULL. */
 const char *collcalc_nccl_tests_source_name(collcalc_nccl_tests_source source);
 
 typedef enum {
@@ -99,6 +101,8 @@ typedef struct {
     collcalc_op op;
     int ranks;             /* total ranks; 0 = not known */
     size_t max_rows;       /* rows kept; 0 = COLLCALC_NCCL_TESTS_ROWS_DEFAULT, at most _ROWS_LIMIT */
+    bool has_heading_op;   /* a heading above the table names the op ("All-to-All - 2 Nodes"): */
+    collcalc_op heading_op; /* used when no banner or command says it (source "heading") */
 } collcalc_nccl_tests_reader_options;
 
 /* Nothing known: has_op false, ranks 0, max_rows 0 (the default cap). */
@@ -145,6 +149,8 @@ typedef struct {
     size_t rows_dropped;          /* read but past max_rows (still counted below) */
     size_t rows_skipped;          /* lines that looked like rows but could not be read */
     size_t rows_mismatched;       /* stored rows with an algbw or busbw mismatch */
+    size_t rows_wrong;            /* stored rows whose #wrong is above 0 (wrong results) */
+    bool op_guessed;              /* the op is a guess between ops the table cannot tell apart */
     double busbw_factor;          /* factor the busbw checks used; -1 when not known */
     /* footer */
     bool has_avg_busbw;
@@ -190,7 +196,8 @@ collcalc_status collcalc_nccl_tests_reader_feed_line(collcalc_nccl_tests_reader 
  *   caller contradicts the file), ranks-disagree, op-unknown, op-unsupported
  *   (a banner names gather_perf or another binary not modelled), ranks-unknown,
  *   rows-dropped (past max_rows), avg-busbw-mismatch, header-missing-column,
- *   gpu-models-differ, out-of-bounds (nccl-tests reported wrong values). */
+ *   gpu-models-differ; errors: wrong-results (rows with #wrong above 0),
+ *   out-of-bounds (nccl-tests reported wrong values). */
 collcalc_status collcalc_nccl_tests_reader_finish(collcalc_nccl_tests_reader *reader,
                                                   collcalc_nccl_tests_run *out_run,
                                                   collcalc_diag *diag);

@@ -21,20 +21,29 @@ static void line_list(char *buffer, size_t size, const collcalc_finding *finding
                                  finding->lines[i]);
 }
 
-void findings_add(document *doc, const collcalc_findings *findings)
+const record_schema *findings_schema(void)
 {
-    record_set *set = doc_records(doc, &FINDING_SCHEMA);
-    records_machine_only(set);
+    return &FINDING_SCHEMA;
+}
+
+/* The findings as records of set (NULL: none) and, for people, as lines. */
+static void findings_into(document *doc, record_set *set, const collcalc_findings *findings,
+                          bool text)
+{
     for (size_t i = 0; i < findings->count; i++) {
         const collcalc_finding *f = &findings->items[i];
         char lines[128];
         line_list(lines, sizeof lines, f);
-        record_begin(set);
-        record_text(set, "severity", collcalc_severity_name(f->severity));
-        record_text(set, "code", f->code);
-        record_text(set, "message", f->message);
-        record_text(set, "next_step", f->next_step);
-        record_text(set, "lines", lines);
+        if (set != NULL) {
+            record_begin(set);
+            record_text(set, "severity", collcalc_severity_name(f->severity));
+            record_text(set, "code", f->code);
+            record_text(set, "message", f->message);
+            record_text(set, "next_step", f->next_step);
+            record_text(set, "lines", lines);
+        }
+        if (!text)
+            continue;
         if (lines[0] != '\0')
             doc_text(doc, "%-8s%s (line%s %s)", collcalc_severity_name(f->severity), f->message,
                      f->line_count > 1 ? "s" : "", lines);
@@ -43,7 +52,7 @@ void findings_add(document *doc, const collcalc_findings *findings)
         if (f->next_step[0] != '\0')
             doc_text(doc, "        next: %s", f->next_step);
     }
-    if (findings->dropped > 0)
+    if (findings->dropped > 0 && text)
         doc_note(doc, "%zu more findings did not fit", findings->dropped);
 }
 
@@ -62,6 +71,23 @@ int findings_strict_failure(cli_context *ctx, const collcalc_findings *findings)
                               codes, errors > 3 ? ", ..." : "");
 }
 
+void findings_add(document *doc, const collcalc_findings *findings)
+{
+    record_set *set = doc_records(doc, &FINDING_SCHEMA);
+    records_machine_only(set);
+    findings_into(doc, set, findings, true);
+}
+
+void findings_records(record_set *set, const collcalc_findings *findings)
+{
+    findings_into(NULL, set, findings, false);
+}
+
+void findings_text(document *doc, const collcalc_findings *findings)
+{
+    findings_into(doc, NULL, findings, true);
+}
+
 int read_lines(cli_context *ctx, const char *path, size_t max_line, line_fn fn, void *context)
 {
     FILE *file = NULL;
@@ -75,16 +101,25 @@ int read_lines(cli_context *ctx, const char *path, size_t max_line, line_fn fn, 
         return cli_data_error(ctx, shown, "out of memory");
     }
     long number = 0;
-    size_t length = 0;
+    size_t length = 0, seen = 0;
     int c;
     while ((c = getc(file)) != EOF) {
         if (c == '\n') {
             fn(context, line, length, ++number);
             length = 0;
+            seen = 0;
             continue;
         }
         if (length < max_line) /* past it the line is cut: the rest is dropped */
             line[length++] = (char)c;
+        /* A line with no end (/dev/zero, a binary file) is refused, not read forever. */
+        if (++seen > READ_LINE_REFUSE_BYTES) {
+            free(line);
+            cli_close_input(ctx, file);
+            return cli_data_error(ctx, shown,
+                                  "line %ld: over %d MiB without a line break: not a text log",
+                                  number + 1, READ_LINE_REFUSE_BYTES >> 20);
+        }
     }
     if (length > 0)
         fn(context, line, length, ++number);

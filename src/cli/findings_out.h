@@ -19,10 +19,22 @@ void findings_add(document *doc, const collcalc_findings *findings);
  * on stderr naming how many and their codes; returns EXIT_VIOLATION. */
 int findings_strict_failure(cli_context *ctx, const collcalc_findings *findings);
 
+/* The findings list's schema, for a nested list (a run's findings). */
+const record_schema *findings_schema(void);
+
+/* The findings as rows of set only (a nested list: no lines for people). */
+void findings_records(record_set *set, const collcalc_findings *findings);
+
+/* The findings as lines for people only (their records go elsewhere). */
+void findings_text(document *doc, const collcalc_findings *findings);
+
 /* Calls line_fn for each line of path ('-' = stdin), without its newline;
  * lines longer than max_line bytes are cut to max_line (the rest is read
- * and dropped), so memory stays bounded for any input. Returns 0 or an exit
+ * and dropped), so memory stays bounded for any input; a line over
+ * READ_LINE_REFUSE_BYTES (/dev/zero) ends the read with a data error. Returns 0 or an exit
  * code (a file that cannot be opened or read). */
+/* A longer line is refused (a data error naming the line). */
+#define READ_LINE_REFUSE_BYTES (1 << 20)
 typedef void (*line_fn)(void *context, const char *line, size_t length, long number);
 int read_lines(cli_context *ctx, const char *path, size_t max_line, line_fn fn, void *context);
 

@@ -4,6 +4,7 @@
 #define COLLCALC_CLI_INPUTS_H
 
 #include "collcalc/nccl_tests_reader.h"
+#include "collcalc/paste.h"
 #include "collcalc/platforms.h"
 #include "context.h"
 
@@ -19,5 +20,10 @@ const char *input_shown(const char *path);
  * the file does not say. A data error names the file and line. Returns 0
  * or an exit code; on 0 the caller frees run. */
 int read_nccl_tests_run(cli_context *ctx, const char *path, collcalc_nccl_tests_run *run);
+
+/* Reads a whole paste (runs, NCCL log lines, matrices) in bounded memory;
+ * --op and --gpus apply to every run. Returns 0 or an exit code; on 0 the
+ * caller frees result (collcalc_paste_result_free). */
+int read_paste(cli_context *ctx, const char *path, collcalc_paste_result *result);
 
 #endif

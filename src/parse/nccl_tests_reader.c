@@ -13,6 +13,7 @@
 #include "collcalc/nccl_tests_reader.h"
 #include "collcalc/alloc.h"
 #include "collcalc/units.h"
+#include "text_lines.h"
 
 #define TOKENS_MAX 48
 #define HOSTS_MAX 128
@@ -118,6 +119,7 @@ struct collcalc_nccl_tests_reader {
     line_list zero_time;
     line_list size_order;
     line_list avg_mismatch;
+    long out_of_bounds_line;
     double avg_mismatch_printed, avg_mismatch_rows;
 
     /* previous row, for the size order */
@@ -145,6 +147,8 @@ const char *collcalc_nccl_tests_source_name(collcalc_nccl_tests_source source)
     case COLLCALC_NCCL_TESTS_FROM_COMMAND: return "command-line";
     case COLLCALC_NCCL_TESTS_FROM_COLUMNS: return "columns";
     case COLLCALC_NCCL_TESTS_FROM_BUSBW_RATIO: return "busbw-ratio";
+    case COLLCALC_NCCL_TESTS_FROM_LOG: return "log";
+    case COLLCALC_NCCL_TESTS_FROM_HEADING: return "heading";
     }
     return "unknown";
 }
@@ -202,75 +206,6 @@ static bool is_name_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '.' ||
            c == '-';
-}
-
-/* Launcher prefixes: "0: " (srun -l), "[1,0]<stdout>:" (mpirun --tag-output),
- * "rank0:" / "rank 3:", "host-1: " (pdsh). Returns the offset past them. */
-static size_t skip_prefixes(const char *s, size_t n)
-{
-    size_t i = 0;
-    for (int round = 0; round < 4; round++) {
-        while (i < n && is_space(s[i]))
-            i++;
-        size_t j = i;
-        if (j < n && is_digit(s[j])) {
-            while (j < n && is_digit(s[j]))
-                j++;
-            if (j < n && s[j] == ':' && (j + 1 >= n || is_space(s[j + 1]) || s[j + 1] == '#')) {
-                i = j + 1;
-                continue;
-            }
-            break;
-        }
-        if (j < n && s[j] == '[') {
-            j++;
-            while (j < n && (is_digit(s[j]) || s[j] == ',' || s[j] == ' '))
-                j++;
-            if (j >= n || s[j] != ']')
-                break;
-            j++;
-            if (j < n && s[j] == '<') {
-                while (j < n && s[j] != '>')
-                    j++;
-                if (j >= n)
-                    break;
-                j++;
-            }
-            if (j < n && s[j] == ':')
-                j++;
-            i = j;
-            continue;
-        }
-        if (j + 4 < n && (s[j] == 'r' || s[j] == 'R') && strncmp(s + j + 1, "ank", 3) == 0) {
-            size_t k = j + 4;
-            if (k < n && s[k] == ' ')
-                k++;
-            size_t digits = k;
-            while (k < n && is_digit(s[k]))
-                k++;
-            if (k > digits && k < n && s[k] == ':') {
-                i = k + 1;
-                continue;
-            }
-        }
-        /* pdsh-style "host: " only when a table line or comment follows */
-        if (j < n && ((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z'))) {
-            size_t k = j;
-            while (k < n && k - j < HOST_NAME_MAX_BYTES && is_name_char(s[k]))
-                k++;
-            if (k < n && s[k] == ':' && k + 1 < n && s[k + 1] == ' ') {
-                size_t after = k + 1;
-                while (after < n && is_space(s[after]))
-                    after++;
-                if (after < n && (s[after] == '#' || is_digit(s[after]))) {
-                    i = k + 1;
-                    continue;
-                }
-            }
-        }
-        break;
-    }
-    return i;
 }
 
 /* Splits buffer in place at blanks; returns the token count (at most max). */
@@ -1091,7 +1026,7 @@ collcalc_status collcalc_nccl_tests_reader_feed_line(collcalc_nccl_tests_reader 
     }
     while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r'))
         length--;
-    size_t start = length > 0 ? skip_prefixes(line, length) : 0;
+    size_t start = length > 0 ? text_skip_launcher(line, length) : 0;
     n = length - start;
     if (n > 0)
         memcpy(text, line + start, n);
@@ -1144,8 +1079,10 @@ collcalc_status collcalc_nccl_tests_reader_feed_line(collcalc_nccl_tests_reader 
             for (int i = 3; i + 1 < kept; i++)
                 if (strcmp(tokens[i], ":") == 0) {
                     long errors = 0;
-                    if (parse_signed(tokens[i + 1], &errors))
+                    if (parse_signed(tokens[i + 1], &errors)) {
                         reader->run.out_of_bounds = errors;
+                        reader->out_of_bounds_line = number;
+                    }
                 }
             return COLLCALC_OK;
         }
@@ -1364,10 +1301,24 @@ static void infer_op(collcalc_nccl_tests_reader *reader, const column_evidence *
         file_source = COLLCALC_NCCL_TESTS_FROM_COMMAND;
     } else if (reader->unmodelled_line > 0) {
         /* a banner says what ran: do not guess another op from its columns */
+    } else if (reader->options.has_heading_op) {
+        file_known = true;
+        file_op = reader->options.heading_op;
+        file_source = COLLCALC_NCCL_TESTS_FROM_HEADING;
     } else if (columns->known && columns->ratio >= 1) {
         if (columns->ratio == 1 && columns->reduces) {
-            file_known = columns->rooted || ratio > 1.01;
+            file_known = true;
             file_op = columns->rooted ? COLLCALC_OP_REDUCE : COLLCALC_OP_ALLREDUCE;
+            if (!columns->rooted && !(ratio > 1.01)) {
+                /* busbw = algbw with a reduction and no root: all_reduce_perf on
+                 * 2 ranks or sendrecv_perf (same busbw); more than 2 ranks in
+                 * the device lines rule all-reduce out. */
+                int devices = reader->max_rank >= 0 ? reader->max_rank + 1 : 0;
+                if (devices > 2)
+                    file_op = COLLCALC_OP_SENDRECV;
+                else
+                    run->op_guessed = true;
+            }
         } else if (columns->ratio == 1 && columns->rooted) {
             file_known = true;
             file_op = COLLCALC_OP_BROADCAST;
@@ -1388,7 +1339,9 @@ static void infer_op(collcalc_nccl_tests_reader *reader, const column_evidence *
     if (reader->options.has_op) {
         run->op = reader->options.op;
         run->op_source = COLLCALC_NCCL_TESTS_FROM_CALLER;
-        if (file_known && file_op != reader->options.op) {
+        bool guessed = run->op_guessed;
+        run->op_guessed = false; /* the caller knows */
+        if (file_known && !guessed && file_op != reader->options.op) {
             snprintf(message, sizeof message,
                      "the file is %s (from the %s) but %s was asked for; reading it as %s",
                      collcalc_nccl_tests_binary_name(file_op),
@@ -1715,12 +1668,42 @@ collcalc_status collcalc_nccl_tests_reader_finish(collcalc_nccl_tests_reader *re
     if (reader->models_differ)
         add_finding(run, COLLCALC_SEVERITY_WARNING, "gpu-models-differ", NULL, NULL,
                     reader->models_differ_line, "the device lines name different GPU models");
+    line_list wrong;
+    memset(&wrong, 0, sizeof wrong);
+    long wrong_values = 0;
+    for (size_t i = 0; i < run->row_count; i++) {
+        const collcalc_nccl_tests_row *row = &run->rows[i].row;
+        long w = (row->out_of_place.present && row->out_of_place.wrong > 0
+                      ? row->out_of_place.wrong
+                      : 0) +
+                 (row->in_place.present && row->in_place.wrong > 0 ? row->in_place.wrong : 0);
+        if (w <= 0)
+            continue;
+        run->rows_wrong++;
+        wrong_values = wrong_values > LONG_MAX - w ? LONG_MAX : wrong_values + w;
+        line_list_add(&wrong, run->rows[i].line);
+    }
+    if (wrong.count > 0) {
+        char what[COLLCALC_FINDING_TEXT_MAX];
+        snprintf(what, sizeof what,
+                 "wrong results: %zu row%s report%s %ld wrong value%s (#wrong above 0)%s",
+                 wrong.count, wrong.count == 1 ? "" : "s", wrong.count == 1 ? "s" : "",
+                 wrong_values, wrong_values == 1 ? "" : "s",
+                 run->out_of_bounds > 0 ? "" : "; the log has no 'Out of bounds' line (cut short?)");
+        report_lines(run, COLLCALC_SEVERITY_ERROR, "wrong-results",
+                     "the results are wrong, not only slow: rerun with -c 1 on each node alone to "
+                     "find the GPU or node that corrupts data (nvidia-smi -q -d ECC, dmesg for Xid "
+                     "errors), then on node pairs for the link",
+                     &wrong, what);
+    }
     if (run->out_of_bounds > 0) {
-        snprintf(message, sizeof message, "nccl-tests reported %ld wrong values",
+        snprintf(message, sizeof message,
+                 "nccl-tests reported %ld out-of-bounds (wrong) values: the run FAILED",
                  run->out_of_bounds);
-        add_finding(run, COLLCALC_SEVERITY_WARNING, "out-of-bounds",
-                    "the results are wrong, not only slow: check the GPUs and the fabric", NULL,
-                    0, message);
+        add_finding(run, COLLCALC_SEVERITY_ERROR, "out-of-bounds",
+                    "the results are wrong, not only slow: check the GPUs (ECC, Xid errors) and "
+                    "the fabric node by node",
+                    NULL, reader->out_of_bounds_line, message);
     }
 
     /* Hand over: the rows move into out_run. */

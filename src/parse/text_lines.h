@@ -173,4 +173,89 @@ static inline void text_append(char *buf, size_t cap, const char *format, ...)
     va_end(args);
 }
 
+static inline int text_is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline int text_is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static inline int text_is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || text_is_digit(c) || c == '_' ||
+           c == '.' || c == '-';
+}
+
+/* Launcher prefixes: "0: " (srun -l), "[1,0]<stdout>:" (mpirun --tag-output),
+ * "rank0:" / "rank 3:", "host-1: " (pdsh). Returns the offset past them. */
+static inline size_t text_skip_launcher(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (int round = 0; round < 4; round++) {
+        while (i < n && text_is_blank(s[i]))
+            i++;
+        size_t j = i;
+        if (j < n && text_is_digit(s[j])) {
+            while (j < n && text_is_digit(s[j]))
+                j++;
+            if (j < n && s[j] == ':' && (j + 1 >= n || text_is_blank(s[j + 1]) || s[j + 1] == '#')) {
+                i = j + 1;
+                continue;
+            }
+            break;
+        }
+        if (j < n && s[j] == '[') {
+            j++;
+            while (j < n && (text_is_digit(s[j]) || s[j] == ',' || s[j] == ' '))
+                j++;
+            if (j >= n || s[j] != ']')
+                break;
+            j++;
+            if (j < n && s[j] == '<') {
+                while (j < n && s[j] != '>')
+                    j++;
+                if (j >= n)
+                    break;
+                j++;
+            }
+            if (j < n && s[j] == ':')
+                j++;
+            i = j;
+            continue;
+        }
+        if (j + 4 < n && (s[j] == 'r' || s[j] == 'R') && strncmp(s + j + 1, "ank", 3) == 0) {
+            size_t k = j + 4;
+            if (k < n && s[k] == ' ')
+                k++;
+            size_t digits = k;
+            while (k < n && text_is_digit(s[k]))
+                k++;
+            if (k > digits && k < n && s[k] == ':') {
+                i = k + 1;
+                continue;
+            }
+        }
+        /* pdsh-style "host: " only when a table line or comment follows */
+        if (j < n && ((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z'))) {
+            size_t k = j;
+            while (k < n && k - j < 64 && text_is_name_char(s[k]))
+                k++;
+            if (k < n && s[k] == ':' && k + 1 < n && s[k + 1] == ' ') {
+                size_t after = k + 1;
+                while (after < n && text_is_blank(s[after]))
+                    after++;
+                if (after < n && (s[after] == '#' || text_is_digit(s[after]))) {
+                    i = k + 1;
+                    continue;
+                }
+            }
+        }
+        break;
+    }
+    return i;
+}
+
 #endif

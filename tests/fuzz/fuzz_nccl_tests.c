@@ -56,8 +56,8 @@ static void check_run(const collcalc_nccl_tests_run *run, size_t max_rows, long 
     require(run->row_count + run->rows_dropped >= 1);
     require(run->lines == lines);
     require((unsigned)run->op < COLLCALC_OP_COUNT);
-    require(run->op_source <= COLLCALC_NCCL_TESTS_FROM_BUSBW_RATIO);
-    require(run->ranks_source <= COLLCALC_NCCL_TESTS_FROM_BUSBW_RATIO);
+    require(run->op_source <= COLLCALC_NCCL_TESTS_FROM_HEADING);
+    require(run->ranks_source <= COLLCALC_NCCL_TESTS_FROM_HEADING);
     require(run->ranks >= 0 && (run->ranks == 0) == (run->ranks_source == COLLCALC_NCCL_TESTS_FROM_NONE));
     require(run->hosts >= 0 && run->ranks_per_host >= 0);
     require(run->launch <= COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS);
