@@ -224,6 +224,13 @@ collcalc_status collcalc_evaluate_results(const collcalc_prepared *prepared, uin
                                           collcalc_result *results, size_t *out_count,
                                           size_t *out_fastest, collcalc_diag *diag);
 
+/* One alpha-beta algorithm of the prepared question at size_bytes (it
+ * need not be among the prepared rows; the launch mode applies as in
+ * collcalc_evaluate). COLLCALC_ERR_INVALID for an NCCL question. */
+collcalc_status collcalc_evaluate_algorithm(const collcalc_prepared *prepared, collcalc_algo algo,
+                                            uint64_t size_bytes, collcalc_result *out,
+                                            collcalc_diag *diag);
+
 /* The headline's algorithm name ("ring", or NCCL's "NVLS") and protocol
  * (NCCL's "Simple"; NULL for the alpha-beta model). */
 const char *collcalc_answer_algorithm(const collcalc_prepared *prepared,

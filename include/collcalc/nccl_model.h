@@ -119,6 +119,13 @@ typedef enum {
     COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
 } collcalc_nccl_launch;
 
+/* Host time of one CUDA kernel launch, in us: a single process driving G
+ * GPUs issues G launches in a row, so a call costs (G-1) of them more than
+ * one process per GPU does (~4 us each; the A100 -g 8 run of doc/MODEL.md
+ * section 13 prints 43.8 us where NCCL's model says 15 us Ring LL). Both
+ * models add it (src/nccl/model.c, src/answer/evaluate.c). */
+#define COLLCALC_NCCL_LAUNCH_US_PER_GPU 4.0
+
 /* ------------------------------------------------------------------ */
 /* Constants of one NCCL version (data/nccl.json). */
 

@@ -34,6 +34,42 @@ static collcalc_status evaluate_nccl(const collcalc_prepared *p, uint64_t size_b
     return COLLCALC_OK;
 }
 
+/* A single process driving every GPU of a node launches each GPU's kernel
+ * in turn: (G-1) host launches more per call than one process per GPU, a
+ * phase of its own so the arithmetic shows it (the NCCL model's
+ * COLLCALC_NCCL_FIX_LAUNCH, the same figure). */
+static void add_launches(collcalc_result *r, int gpus_per_node)
+{
+    if (gpus_per_node < 2 || r->phase_count >= COLLCALC_MAX_PHASES || r->gpus < 2)
+        return;
+    collcalc_phase *ph = &r->phases[r->phase_count];
+    memset(ph, 0, sizeof *ph);
+    ph->label = "host launches (one process drives every GPU)";
+    memcpy(ph->link, "host", 5);
+    ph->scope = COLLCALC_SCOPE_INTRA;
+    ph->stage = r->phase_count > 0 ? r->phases[r->phase_count - 1].stage + 1 : 1;
+    ph->steps = gpus_per_node - 1;
+    ph->alpha_us = COLLCALC_NCCL_LAUNCH_US_PER_GPU;
+    ph->latency_us = ph->time_us = (double)ph->steps * ph->alpha_us;
+    ph->efficiency = 1.0;
+    r->phase_count++;
+    r->steps += ph->steps;
+    r->latency_us += ph->latency_us;
+    r->time_us += ph->latency_us;
+    r->algbw_GBps = r->time_us > 0 ? (double)r->size_bytes / (r->time_us * 1e3) : 0.0;
+    r->busbw_GBps = r->algbw_GBps * r->busbw_factor;
+    r->dominant = r->time_us <= 0                      ? COLLCALC_DOMINANT_NONE
+                  : r->latency_us > r->bandwidth_us ? COLLCALC_DOMINANT_LATENCY
+                                                    : COLLCALC_DOMINANT_BANDWIDTH;
+}
+
+/* GPUs one process drives with a single-process launch (a node's). */
+static int launched_gpus(const collcalc_prepared *p)
+{
+    const collcalc_cluster *c = &p->query.cluster;
+    return c->gpus_per_node < c->gpus ? c->gpus_per_node : c->gpus;
+}
+
 collcalc_status collcalc_evaluate_results(const collcalc_prepared *p, uint64_t size_bytes,
                                           collcalc_result *results, size_t *out_count,
                                           size_t *out_fastest, collcalc_diag *diag)
@@ -47,6 +83,9 @@ collcalc_status collcalc_evaluate_results(const collcalc_prepared *p, uint64_t s
         if (status != COLLCALC_OK)
             return status;
     }
+    if (p->launch == COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS)
+        for (size_t i = 0; i < p->row_count; i++)
+            add_launches(&results[i], launched_gpus(p));
     *out_count = p->row_count;
     *out_fastest = collcalc_fastest_index(results, p->row_count);
     return COLLCALC_OK;
@@ -107,16 +146,30 @@ collcalc_status collcalc_answer_totals(const collcalc_prepared *p, const collcal
     return collcalc_repeat_totals(&r, p->layers, p->per_layer, out, diag);
 }
 
+collcalc_status collcalc_evaluate_algorithm(const collcalc_prepared *p, collcalc_algo algo,
+                                            uint64_t size_bytes, collcalc_result *out,
+                                            collcalc_diag *diag)
+{
+    if (p->model == COLLCALC_COST_MODEL_NCCL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "an NCCL question has candidates, not alpha-beta results");
+    collcalc_query query = p->query;
+    query.size_bytes = size_bytes;
+    collcalc_status status = collcalc_model_evaluate(&query, algo, out, diag);
+    if (status == COLLCALC_OK && p->launch == COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS)
+        add_launches(out, launched_gpus(p));
+    return status;
+}
+
 int collcalc_fastest_at(const collcalc_prepared *p, const collcalc_algo *algos, size_t count,
                         uint64_t size_bytes)
 {
-    collcalc_query query = p->query;
-    query.size_bytes = size_bytes;
     collcalc_result results[COLLCALC_ALGO_COUNT];
     if (count > COLLCALC_ALGO_COUNT)
         return -1;
     for (size_t i = 0; i < count; i++)
-        if (collcalc_model_evaluate(&query, algos[i], &results[i], NULL) != COLLCALC_OK)
+        if (collcalc_evaluate_algorithm(p, algos[i], size_bytes, &results[i], NULL) !=
+            COLLCALC_OK)
             return -1;
     return (int)collcalc_fastest_index(results, count);
 }

@@ -61,23 +61,23 @@ static double safe_ratio(double a, double b)
 /* ---- algorithms ------------------------------------------------------------- */
 
 /* Time against size, one series per algorithm, crossovers marked. */
-static plot_chart *algorithms_chart(const collcalc_query *query, const collcalc_algo *algos,
+static plot_chart *algorithms_chart(const collcalc_prepared *prepared, const collcalc_algo *algos,
                                     int algo_count, const uint64_t *sizes, int size_count,
                                     const collcalc_crossover *found, int found_count)
 {
+    const collcalc_query *query = &prepared->query;
     char title[160];
     snprintf(title, sizeof title, "%s on %d GPUs: time by message size (alpha-beta)",
              collcalc_op_title(query->op), query->cluster.gpus);
     plot_chart *chart = plot_new(title);
     plot_set_x_axis(chart, "message size (bytes)", PLOT_UNIT_BYTES);
     plot_set_y_axis(chart, "time (us)", PLOT_UNIT_TIME_US);
-    collcalc_query q = *query;
     for (int a = 0; a < algo_count; a++) {
         int series = plot_add_series(chart, collcalc_algo_name(algos[a]), PLOT_LINE);
         for (int s = 0; s < size_count; s++) {
             collcalc_result r;
-            q.size_bytes = sizes[s];
-            if (collcalc_model_evaluate(&q, algos[a], &r, NULL) == COLLCALC_OK)
+            if (collcalc_evaluate_algorithm(prepared, algos[a], sizes[s], &r, NULL) ==
+                COLLCALC_OK)
                 plot_add_point(chart, series, (double)sizes[s], r.time_us);
         }
     }
@@ -129,7 +129,8 @@ static int compare_algorithms(cli_context *ctx, const collcalc_prepared *prepare
         query.size_bytes = sizes[s];
         for (int i = 0; i < algo_count; i++) {
             collcalc_diag diag;
-            if (collcalc_model_evaluate(&query, algos[i], &results[i], &diag) != COLLCALC_OK) {
+            if (collcalc_evaluate_algorithm(prepared, algos[i], sizes[s], &results[i], &diag) !=
+                COLLCALC_OK) {
                 doc_free(doc);
                 return cli_data_error(ctx, NULL, "%s", diag.message);
             }
@@ -174,7 +175,7 @@ static int compare_algorithms(cli_context *ctx, const collcalc_prepared *prepare
     }
     if (chart_wanted(charts)) {
         int code = chart_finish(ctx, charts, doc,
-                                algorithms_chart(&query, algos, algo_count, sizes, size_count,
+                                algorithms_chart(prepared, algos, algo_count, sizes, size_count,
                                                  found, found_count));
         if (code != 0) {
             doc_free(doc);

@@ -28,7 +28,7 @@
  * launch costs ~4 us of host time; with G = 8 that makes NCCL's 15 us Ring
  * LL latency ~43 us, the "~3x per call" of doc/MODEL.md §13 (the A100
  * -g 8 run prints 43.8 us at 32 KiB). */
-#define FIX_LAUNCH_US_PER_GPU 4.0
+#define FIX_LAUNCH_US_PER_GPU COLLCALC_NCCL_LAUNCH_US_PER_GPU
 
 /* Symmetric-memory kernels (NCCL >= 2.27, buffers registered with -R 2) and
  * CUDA graphs: NVIDIA quotes ~3 us small-message all-reduce on 8x B200 and
