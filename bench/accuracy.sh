@@ -342,6 +342,8 @@ for row in "${extrapolations[@]}"; do
     --name fitted >"$work/fit.out" 2>&1; then
     fitted=$(awk '$2 == "yes" { printf "%s%s=%s", sep, $1, $3; sep = ", " }' "$work/fit.out")
     fitted=${fitted:-nothing fitted}
+    unfit=$(sed -n 's/^\([a-z_]*\) not fitted: \(.*\)/\1 (\2)/p' "$work/fit.out" | tr '\n|' ';/' | sed 's/;$//; s/;/; /g')
+    [ -z "$unfit" ] || fitted="$fitted; not fitted: $unfit"
   else
     why=$(head -n 1 "$work/fit.out" | sed "s|^collcalc fit: ||; s| (see .*||; s|$work/||g" | cut -c1-150 | tr '|' '/')
     fitted="refused: $why"
