@@ -28,9 +28,10 @@
 # other runs only. The grep is deliberately broad: a citation that does not
 # feed the run's prediction still counts against it.
 #
-# Runs inside multi-run files are cut out by their heading (`collcalc check`
-# reads only the first table of a file today), with the file's '#' header
-# block in front, and each is scored alone.
+# Runs inside multi-run files are cut out by their heading, with the file's
+# '#' header block in front, and each is scored alone: `collcalc check` splits
+# a multi-run paste itself, but with one set of options for every run, where
+# these runs differ in nodes, GPUs and launch mode.
 #
 # Exit: 0 when every run was read and scored (whatever the errors: the
 # numbers are the report, not a gate), 1 when a file is missing, check fails
