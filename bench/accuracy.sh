@@ -100,6 +100,27 @@ runs=(
   "h100-1n-g8-rs|$H100_10|Collective test starting: reduce_scatter_perf@3|reducescatter|$h10 --nodes 1 --gpus 8|$NV|healthy|one node of the 10"
   "h100-1n-g8-a2a|$H100_10|Collective test starting: alltoall_perf@3|alltoall|$h10 --nodes 1 --gpus 8|$NV|healthy|one node of the 10"
   "h100-1n-g8-sr|$H100_10|Collective test starting: sendrecv_perf@3|sendrecv|$h10 --nodes 1 --gpus 8|$NV|healthy|one node of the 10"
+  "h100-10n-g2-ar|$H100_10|peak:98.32|allreduce|$h10 --nodes 10 --gpus 20|$IB|healthy|summary peak only (nccl_N10_G2), scored at 16 GiB"
+  "h100-10n-g2-ag|$H100_10|peak:98.28|allgather|$h10 --nodes 10 --gpus 20|$IB|healthy|summary peak only, scored at 16 GiB"
+  "h100-10n-g2-rs|$H100_10|peak:98.29|reducescatter|$h10 --nodes 10 --gpus 20|$IB|healthy|summary peak only, scored at 16 GiB"
+  "h100-10n-g2-a2a|$H100_10|peak:47.83|alltoall|$h10 --nodes 10 --gpus 20|$IB|healthy|summary peak only, scored at 16 GiB"
+  "h100-10n-g2-sr|$H100_10|peak:25.21|sendrecv|$h10 --nodes 10 --gpus 20|$IB|healthy|summary peak only, scored at 16 GiB"
+  "h100-10n-g4-ar|$H100_10|peak:196.40|allreduce|$h10 --nodes 10 --gpus 40|$IB|healthy|summary peak only (nccl_N10_G4), scored at 16 GiB"
+  "h100-10n-g4-ag|$H100_10|peak:196.67|allgather|$h10 --nodes 10 --gpus 40|$IB|healthy|summary peak only, scored at 16 GiB"
+  "h100-10n-g4-rs|$H100_10|peak:196.14|reducescatter|$h10 --nodes 10 --gpus 40|$IB|healthy|summary peak only, scored at 16 GiB"
+  "h100-10n-g4-a2a|$H100_10|peak:49.67|alltoall|$h10 --nodes 10 --gpus 40|$IB|healthy|summary peak only, scored at 16 GiB"
+  "h100-10n-g4-sr|$H100_10|peak:26.25|sendrecv|$h10 --nodes 10 --gpus 40|$IB|healthy|summary peak only, scored at 16 GiB"
+  "h100-2n-g1-a2a|$H100_10|peak:39.8|alltoall|$h10 --nodes 2 --gpus 2|$IB|healthy|pairwise summary: median of 45 pairs' peaks, scored at 16 GiB"
+  "h100-2n-g1-sr|$H100_10|peak:39.9|sendrecv|$h10 --nodes 2 --gpus 2|$IB|healthy|pairwise summary: median of 45 pairs, at 16 GiB"
+  "h100-2n-g2-a2a|$H100_10|peak:70.5|alltoall|$h10 --nodes 2 --gpus 4|$IB|healthy|pairwise summary: median of 45 pairs, at 16 GiB"
+  "h100-2n-g2-sr|$H100_10|peak:40.1|sendrecv|$h10 --nodes 2 --gpus 4|$IB|healthy|pairwise summary: median of 45 pairs, at 16 GiB"
+  "h100-2n-g4-a2a|$H100_10|peak:83.7|alltoall|$h10 --nodes 2 --gpus 8|$IB|healthy|pairwise summary: median of 45 pairs, at 16 GiB"
+  "h100-2n-g4-sr|$H100_10|peak:41.7|sendrecv|$h10 --nodes 2 --gpus 8|$IB|healthy|pairwise summary: median of 45 pairs, at 16 GiB"
+  "h100-1n-g4-ar|$H100_10|peak:367.9|allreduce|$h10 --nodes 1 --gpus 4|$NV|healthy|single-node summary: median of 10 nodes' peaks, at 16 GiB"
+  "h100-1n-g4-ag|$H100_10|peak:360.6|allgather|$h10 --nodes 1 --gpus 4|$NV|healthy|single-node summary: median of 10 nodes, at 16 GiB"
+  "h100-1n-g4-rs|$H100_10|peak:355.0|reducescatter|$h10 --nodes 1 --gpus 4|$NV|healthy|single-node summary: median of 10 nodes, at 16 GiB"
+  "h100-1n-g4-a2a|$H100_10|peak:356.9|alltoall|$h10 --nodes 1 --gpus 4|$NV|healthy|single-node summary: median of 10 nodes, at 16 GiB"
+  "h100-1n-g4-sr|$H100_10|peak:367.9|sendrecv|$h10 --nodes 1 --gpus 4|$NV|healthy|single-node summary: median of 10 nodes, at 16 GiB"
   "gb200-1h-ar|$GB200|All Reduce Scale Performance Single Node|allreduce|--platform gb200-nvl72 --nodes 1 --gpus 4 --nccl-version 2.27 --launch single-process|$RACK|healthy|-g 4 on one host; OCI's IB shape (4 HCAs per host)"
   "gb200-2h-ar|$GB200|All Reduce Scale Performance 2 Nodes|allreduce|--platform gb200-nvl72 --nodes 1 --gpus 8 --nccl-version 2.27|$RACK|healthy|2 hosts of one NVLink domain = one NCCL node"
   "gb200-32h-ar|$GB200|All Reduce Scale Performance Multi-node 2 Racks|allreduce|--platform gb200-nvl72 --nodes 2 --gpus 128 --nccl-version 2.27|$RACK|healthy|16 hosts (64 GPUs) per rack as the headings count"
@@ -126,9 +147,12 @@ runs=(
   "mi355p-4n-ar|$MI355|### All Reduce - 4 Nodes|allreduce|--platform oci-mi355x --nodes 4 --gpus 32 --nccl-version 2.26|$AMD|healthy|RCCL 2.26.6 as NCCL 2.26"
   "mi355p-4n-a2a|$MI355|### All 2 All - 4 Nodes|alltoall|--platform oci-mi355x --nodes 4 --gpus 32 --nccl-version 2.26|$AMD|healthy|RCCL 2.26.6 as NCCL 2.26"
 )
-# Not scored (no size sweep to score): the 10-node file's summary lines
-# (G=2 and G=4 peaks, single-node G=4 and pairwise G=1/2/4 peaks) and the
-# reference-number, topo, NCCL_DEBUG, moe and kv-transfer files.
+# The 10-node file's summary lines (G=2 and G=4 per node on 10 nodes,
+# pairwise G=1/2/4, single-node G=4) give a peak busbw and no sweep: each is
+# scored as one row at 16 GiB ('peak:BUSBW'; the runs' largest size once
+# maxBytes was cut to 26.5 GB), an assumption the run's note states. Not
+# scored (no run to score): the reference-number, topo, NCCL_DEBUG, moe and
+# kv-transfer files.
 
 # ---- leave one source out: what names each run's source ----------------
 # id prefix | extended regex a constant's comment or source string would
@@ -174,11 +198,37 @@ citations_of() { # id -> "file:line" list of constant lines citing its source
 }
 
 # ---- cutting a run out of its file -------------------------------------
+# A summary's peak busbw as one nccl-tests row at 16 GiB (doubles), with
+# algbw and time that agree with it for the op and rank count of the row
+# being scored ($op and $options, set by the loop).
+peak_run() { # file busbw out
+  local ranks
+  ranks=$(sed -E 's/.*--gpus ([0-9]+).*/\1/' <<<"$options")
+  {
+    header_of "$1"
+    awk -v op="$op" -v n="$ranks" -v bus="$2" 'BEGIN {
+      size = 17179869184
+      f = 1; redop = "none"; count = size / 8
+      if (op == "allreduce") { f = 2 * (n - 1) / n; redop = "sum" }
+      else if (op == "allgather" || op == "alltoall") { f = (n - 1) / n; count = size / 8 / n }
+      else if (op == "reducescatter") { f = (n - 1) / n; count = size / 8 / n; redop = "sum" }
+      else if (op == "sendrecv") { redop = "sum" }
+      alg = bus / f; t = size / alg / 1000
+      print "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong"
+      print "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)"
+      printf "%12.0f  %12.0f    double  %6s      -1  %11.3f  %8.4f  %8.4f       0  %11.3f  %8.4f  %8.4f       0\n", size, count, redop, t, alg, bus, t, alg, bus
+    }'
+  } >"$3"
+}
 header_of() { awk '/^#/ { print; next } { exit }' "$1"; }
 cut_run() { # file spec out
   local file=$1 spec=$2 out=$3 text nth
   if [ "$spec" = "-" ]; then
     cp "$file" "$out"
+    return
+  fi
+  if [[ $spec == peak:* ]]; then
+    peak_run "$file" "${spec#peak:}" "$out"
     return
   fi
   text=${spec%@*}
