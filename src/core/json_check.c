@@ -143,6 +143,8 @@ void collcalc_json_ctx_init(collcalc_json_ctx *ctx, const char *origin, collcalc
     ctx->origin = origin;
     ctx->diag = diag;
     collcalc_json_path_init(&ctx->path);
+    ctx->limits.array_max = COLLCALC_JSON_ARRAY_MAX;
+    ctx->limits.values_max = COLLCALC_JSON_VALUES_MAX;
 }
 
 /* The va_list form of collcalc_json_fail, for the getters' own messages. */
@@ -211,13 +213,43 @@ static collcalc_status fail_type(collcalc_json_ctx *ctx, const cJSON *item, cons
  * document broke in words or tell a syntax error from a failed allocation.
  * This strict scan runs first: it finds the exact place and reason, and once
  * it passes, a cJSON failure can only be an allocation failure. */
+/* Where the scan is, for a limit's message: per open container, whether
+ * it is an object, its elements so far and the key being read. */
+typedef struct {
+    bool is_object;
+    bool over; /* an array past the limit: counted on to its end, its values not kept */
+    size_t count;
+    const unsigned char *key; /* the raw text between the key's quotes */
+    size_t key_length;
+} scan_frame;
+
 typedef struct {
     const unsigned char *start;
     const unsigned char *cur;
     const unsigned char *end;
     const unsigned char *error_at;
     const char *error;
+    collcalc_json_limits limits;
+    size_t values;
+    size_t unbounded; /* arrays open past the limit: values inside are not counted */
+    bool over_limit;   /* error is a limit, limit_message says which */
+    size_t limit_depth; /* the path shown: frames[1..limit_depth] */
+    char limit_message[96];
+    scan_frame frames[COLLCALC_JSON_DEPTH_MAX + 2];
 } scanner;
+
+/* Fails the scan on a limit; fail_limit writes the message with the path
+ * of frames[1..depth] (each container's current member). */
+static bool scan_over_limit(scanner *s, size_t depth, const char *what, size_t limit)
+{
+    s->over_limit = true;
+    s->limit_depth = depth;
+    snprintf(s->limit_message, sizeof s->limit_message, "more than %zu %s (at most %zu)", limit,
+             what, limit);
+    s->error_at = s->cur;
+    s->error = s->limit_message;
+    return false;
+}
 
 static bool scan_fail(scanner *s, const unsigned char *at, const char *message)
 {
@@ -401,6 +433,8 @@ static bool scan_container(scanner *s, size_t depth, bool is_object)
 {
     if (depth > COLLCALC_JSON_DEPTH_MAX)
         return scan_fail(s, s->cur, "nested too deeply (at most " STRINGIFY(COLLCALC_JSON_DEPTH_MAX) " levels)");
+    scan_frame *frame = &s->frames[depth];
+    *frame = (scan_frame){is_object, false, 0, NULL, 0};
     unsigned char close = is_object ? '}' : ']';
     s->cur++;
     skip_space(s);
@@ -409,12 +443,20 @@ static bool scan_container(scanner *s, size_t depth, bool is_object)
         return true;
     }
     for (;;) {
+        if (!is_object && frame->count == s->limits.array_max) {
+            frame->over = true;
+            s->unbounded++;
+        }
+        frame->count++;
         if (is_object) {
             skip_space(s);
             if (s->cur >= s->end || *s->cur != '"')
                 return scan_fail(s, s->cur, "expected a string key");
+            const unsigned char *key = s->cur + 1;
             if (!scan_string(s))
                 return false;
+            frame->key = key;
+            frame->key_length = (size_t)(s->cur - 1 - key);
             skip_space(s);
             if (s->cur >= s->end || *s->cur != ':')
                 return scan_fail(s, s->cur, "expected ':'");
@@ -429,6 +471,17 @@ static bool scan_container(scanner *s, size_t depth, bool is_object)
         }
         if (s->cur < s->end && *s->cur == close) {
             s->cur++;
+            if (frame->over) { /* the loaders' words, with the whole count */
+                s->unbounded--;
+                s->over_limit = true;
+                s->limit_depth = depth - 1;
+                snprintf(s->limit_message, sizeof s->limit_message,
+                         "must have at most %zu elements (has %zu)", s->limits.array_max,
+                         frame->count);
+                s->error = s->limit_message;
+                s->error_at = s->cur;
+                return false;
+            }
             return true;
         }
         return scan_fail(s, s->cur, is_object ? "expected ',' or '}'" : "expected ',' or ']'");
@@ -440,6 +493,8 @@ static bool scan_value(scanner *s, size_t depth)
     skip_space(s);
     if (s->cur >= s->end)
         return scan_fail(s, s->cur, "expected a value");
+    if (s->unbounded == 0 && ++s->values > s->limits.values_max)
+        return scan_over_limit(s, depth, "values in the document", s->limits.values_max);
     switch (*s->cur) {
     case '{': return scan_container(s, depth + 1, true);
     case '[': return scan_container(s, depth + 1, false);
@@ -477,6 +532,31 @@ static collcalc_status fail_syntax(collcalc_json_ctx *ctx, const scanner *s)
                               s->error);
 }
 
+/* Reports a limit with the JSON path of where the scan stopped: the open
+ * containers, down to the element being read. */
+static collcalc_status fail_limit(collcalc_json_ctx *ctx, const scanner *s)
+{
+    size_t depth = s->limit_depth;
+    collcalc_json_path path;
+    collcalc_json_path_init(&path);
+    for (size_t d = 1; d <= depth && d <= COLLCALC_JSON_DEPTH_MAX; d++) {
+        const scan_frame *f = &s->frames[d];
+        if (f->is_object) {
+            char key[QUOTE_MAX_BYTES + 1];
+            size_t n = f->key_length < QUOTE_MAX_BYTES ? f->key_length : QUOTE_MAX_BYTES;
+            memcpy(key, f->key, n);
+            key[n] = '\0';
+            collcalc_json_path_push_key(&path, key);
+        } else {
+            collcalc_json_path_push_index(&path, f->count - 1);
+        }
+    }
+    return collcalc_diag_fail(ctx->diag, COLLCALC_ERR_INVALID, "%s%s%s: %s",
+                              ctx->origin != NULL ? ctx->origin : "",
+                              ctx->origin != NULL ? ": " : "", collcalc_json_path_text(&path),
+                              s->error);
+}
+
 static collcalc_status fail_document(collcalc_json_ctx *ctx, const char *what)
 {
     return collcalc_diag_fail(ctx->diag, COLLCALC_ERR_INVALID, "%s%snot valid JSON: %s",
@@ -496,6 +576,13 @@ collcalc_status collcalc_json_parse(collcalc_json_ctx *ctx, const char *text, si
     s.end = s.start + length;
     s.error_at = NULL;
     s.error = NULL;
+    s.limits = ctx->limits;
+    s.values = 0;
+    s.unbounded = 0;
+    s.over_limit = false;
+    s.limit_depth = 0;
+    s.limit_message[0] = '\0';
+    memset(s.frames, 0, sizeof s.frames);
     /* Editors on some systems write a byte-order mark; it carries no data. */
     if (length >= 3 && memcmp(s.start, "\xEF\xBB\xBF", 3) == 0)
         s.start += 3;
@@ -510,7 +597,7 @@ collcalc_status collcalc_json_parse(collcalc_json_ctx *ctx, const char *text, si
     if (s.cur >= s.end)
         return fail_document(ctx, "the document is empty");
     if (!scan_value(&s, 0))
-        return fail_syntax(ctx, &s);
+        return s.over_limit ? fail_limit(ctx, &s) : fail_syntax(ctx, &s);
     skip_space(&s);
     if (s.cur < s.end) {
         scan_fail(&s, s.cur, "unexpected text after the JSON value");

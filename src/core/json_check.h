@@ -22,6 +22,18 @@
 /* Most keys one collcalc_json_check_object call can describe. */
 #define COLLCALC_JSON_KEYS_MAX 64
 
+/* What one document may hold, checked by the syntax scan before any tree is
+ * built (collcalc_json_parse), so memory stays bounded by the limits, not
+ * by the input: at most array_max elements in any one array and values_max
+ * values (of any kind, containers included) in the whole document. The
+ * defaults bound a tree to about 20 MB; tables pass their own (data/table.h). */
+typedef struct {
+    size_t array_max;
+    size_t values_max;
+} collcalc_json_limits;
+#define COLLCALC_JSON_ARRAY_MAX 65536
+#define COLLCALC_JSON_VALUES_MAX 262144
+
 /* Where in the document a value is, as loaders walk it:
  * "links[3].bw_per_direction_GBps". Push a segment before looking at a
  * member or element, pop it afterwards. No allocation. */
@@ -54,6 +66,7 @@ typedef struct {
     const char *origin;   /* file name for messages, or NULL; borrowed */
     collcalc_diag *diag;  /* may be NULL */
     collcalc_json_path path;
+    collcalc_json_limits limits; /* for collcalc_json_parse; the defaults after init */
 } collcalc_json_ctx;
 
 /* Starts a check of one document. origin and diag are borrowed and must
@@ -71,7 +84,9 @@ collcalc_status collcalc_json_fail(collcalc_json_ctx *ctx, const char *format, .
 /* Parses length bytes of text (need not be NUL-terminated). The text must be
  * strict RFC 8259 JSON in UTF-8 (a leading byte-order mark is skipped) with
  * no NUL bytes and no "\u0000" escapes, nesting at most
- * COLLCALC_JSON_DEPTH_MAX. Syntax errors are reported as
+ * COLLCALC_JSON_DEPTH_MAX, within ctx->limits (refused before parsing, as
+ * "origin: links: more than 256 elements in an array (at most 256)", the
+ * JSON path of the array). Syntax errors are reported as
  * "origin:3:14: not valid JSON: expected ',' or '}'" ("line 3, column 14:
  * ..." without an origin); columns count characters, from 1.
  * On success *out_root is a new tree the caller owns (free with

@@ -23,12 +23,16 @@ static unsigned char *entries_of(const collcalc_table_layout *layout, void *tabl
     return (unsigned char *)table + layout->entries_offset;
 }
 
-collcalc_status collcalc_data_parse_document(const char *json_text, size_t json_length,
-                                             const char *origin, collcalc_diag *diag,
-                                             collcalc_document_loader load, void *arg)
+/* collcalc_data_parse_document within limits (NULL: the defaults). */
+static collcalc_status parse_document(const char *json_text, size_t json_length,
+                                      const char *origin, collcalc_diag *diag,
+                                      const collcalc_json_limits *limits,
+                                      collcalc_document_loader load, void *arg)
 {
     collcalc_json_ctx ctx;
     collcalc_json_ctx_init(&ctx, origin, diag);
+    if (limits != NULL)
+        ctx.limits = *limits;
     cJSON *root = NULL;
     collcalc_status status = collcalc_json_parse(&ctx, json_text, json_length, &root);
     if (status != COLLCALC_OK)
@@ -36,6 +40,13 @@ collcalc_status collcalc_data_parse_document(const char *json_text, size_t json_
     status = load(&ctx, root, arg);
     cJSON_Delete(root);
     return status;
+}
+
+collcalc_status collcalc_data_parse_document(const char *json_text, size_t json_length,
+                                             const char *origin, collcalc_diag *diag,
+                                             collcalc_document_loader load, void *arg)
+{
+    return parse_document(json_text, json_length, origin, diag, NULL, load, arg);
 }
 
 /* What collcalc_table_parse hands its document loader. */
@@ -81,7 +92,11 @@ collcalc_status collcalc_table_parse(const collcalc_table_layout *layout, int sc
                                      collcalc_diag *diag)
 {
     table_job job = {layout, schema_version, load_entry, context, out_table};
-    return collcalc_data_parse_document(json_text, json_length, origin, diag, load_table, &job);
+    /* Checked while the text is scanned, before a tree is built: a file of
+     * millions of elements is refused in the memory of its text. */
+    collcalc_json_limits limits = {layout->max_entries,
+                                   layout->max_entries * COLLCALC_TABLE_ENTRY_VALUES_MAX};
+    return parse_document(json_text, json_length, origin, diag, &limits, load_table, &job);
 }
 
 void *collcalc_table_merge(const collcalc_table_layout *layout, const void *base,

@@ -54,8 +54,15 @@ collcalc_status collcalc_data_parse_document(const char *json_text, size_t json_
                                              const char *origin, collcalc_diag *diag,
                                              collcalc_document_loader load, void *arg);
 
+/* The most values (of any kind, containers included) one table entry may
+ * hold on average: a table document may hold max_entries times this many
+ * (the largest built-in entry, a platform, holds about 40). */
+#define COLLCALC_TABLE_ENTRY_VALUES_MAX 128
+
 /* Parses a whole table document, { "schema_version": schema_version,
- * layout->names->array_key: [ 1..max_entries entries ] }, each entry read by
+ * layout->names->array_key: [ 1..max_entries entries ] } (no array in it
+ * longer than max_entries, at most max_entries x COLLCALC_TABLE_ENTRY_VALUES_MAX
+ * values, both checked before a tree is built), each entry read by
  * load_entry with context and its names checked unique. On success *out_table
  * is a new table (all origins COLLCALC_ENTRY_BASE; free with
  * collcalc_table_free); *out_table is untouched on failure. */
