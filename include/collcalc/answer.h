@@ -194,6 +194,15 @@ collcalc_status collcalc_prepare_nccl(collcalc_session *session, const collcalc_
                                       int gpus_per_node, collcalc_prepared *out,
                                       const char **out_field, collcalc_diag *diag);
 
+/* How a measured run's ranks sit on platform's nodes: given_nodes (0: not
+ * given), else the hosts the run lists (0: not known), else as many full
+ * nodes as its ranks need; every node holds the same count, at most the
+ * platform's NVLink domain. Failures name the field ("nodes", "gpus" when
+ * ranks is not known) as collcalc_prepare's do. */
+collcalc_status collcalc_run_shape(const collcalc_platform *platform, int ranks, int hosts,
+                                   long given_nodes, int *out_nodes, int *out_gpus_per_node,
+                                   const char **out_field, collcalc_diag *diag);
+
 /* ------------------------------------------------------------ answer */
 
 /* The answer to a prepared question at one size. Alpha-beta: one result

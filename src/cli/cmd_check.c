@@ -16,6 +16,7 @@
 #include "human.h"
 #include "inputs.h"
 #include "nccl_setup.h"
+#include "request.h"
 
 static const record_column ROW_COLUMNS[] = {
     {"size_bytes", "size", FIELD_BYTES_IEC, COLUMN_BOTH, NULL},
@@ -29,7 +30,9 @@ static const record_column ROW_COLUMNS[] = {
     {"measured_busbw_GBps", "busbw", FIELD_GBPS, COLUMN_BOTH, NULL},
     {"predicted_busbw_GBps", "predicted", FIELD_GBPS, COLUMN_BOTH, NULL},
     {"busbw_error", "error", FIELD_NUMBER, COLUMN_MACHINE, NULL},
-    {"error", "error", FIELD_TEXT, COLUMN_TABLE, NULL},
+    /* (predicted - measured) / measured, said so: "+255% busbw" is a
+     * prediction 3.55x the measurement */
+    {"error", "pred vs meas", FIELD_TEXT, COLUMN_TABLE, NULL},
     {"algorithm", "NCCL algo", FIELD_TEXT, COLUMN_BOTH, NULL},
     {"protocol", "proto", FIELD_TEXT, COLUMN_BOTH, NULL},
     {"channels", "channels", FIELD_INT, COLUMN_MACHINE, NULL},
@@ -60,20 +63,22 @@ static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
         *out = collcalc_platform_guess(platforms, run->gpu_model, run->ranks_per_host);
     if (*out == NULL || ranks <= 0)
         return 0;
-    long n = given_nodes > 0 ? given_nodes
-             : run->hosts > 0 ? run->hosts
-                              : (ranks + (*out)->gpus_per_node - 1) / (*out)->gpus_per_node;
-    if (ranks % n != 0)
-        return cli_usage_error(ctx, "--nodes", "%d ranks do not split evenly over %ld nodes", ranks,
-                               n);
-    *nodes = (int)n;
-    *gpus_per_node = (int)(ranks / n);
-    if (*gpus_per_node > (*out)->gpus_per_node)
-        return cli_usage_error(ctx, "--nodes",
-                               "%d GPUs per node do not fit %s's %d-GPU NVLink domain (give "
-                               "--nodes)",
-                               *gpus_per_node, (*out)->name, (*out)->gpus_per_node);
+    const char *field = NULL;
+    collcalc_diag diag;
+    if (collcalc_run_shape(*out, ranks, run->hosts, given_nodes, nodes, gpus_per_node, &field,
+                           &diag) != COLLCALC_OK)
+        return request_error(ctx, COLLCALC_ERR_INVALID, field, &diag);
     return 0;
+}
+
+/* "12.3%", or "-" when no row was counted. */
+static const char *percent_or_dash(char *buffer, size_t size, size_t count, double fraction)
+{
+    if (count == 0)
+        snprintf(buffer, size, "-");
+    else
+        snprintf(buffer, size, "%.1f%%", 100.0 * fraction);
+    return buffer;
 }
 
 /* The line rate of the run's path (collcalc_check_line_rate_GBps). */
@@ -285,10 +290,13 @@ static int judge_run(cli_context *ctx, const char *shown, collcalc_nccl_tests_ru
             break; /* wrong results are not healthy, however fast */
         collcalc_findings_add(findings, COLLCALC_SEVERITY_INFO, "healthy", NULL,
                               "healthy: large messages reach %.0f%% of the predicted busbw "
-                              "(median); median error %.1f%% busbw at >= 1 MiB, %.1f%% time at "
-                              "<= 64 KiB",
-                              100.0 * summary.median_ratio, 100.0 * summary.median_busbw_error,
-                              100.0 * summary.median_time_error);
+                              "(median); median |pred - meas| / meas %s busbw at >= 1 MiB, %s "
+                              "time at <= 64 KiB",
+                              100.0 * summary.median_ratio,
+                              percent_or_dash(a, sizeof a, check->large_count,
+                                              summary.median_busbw_error),
+                              percent_or_dash(b, sizeof b, check->small_count,
+                                              summary.median_time_error));
         break;
     }
     if (run->op_guessed)
@@ -545,20 +553,27 @@ int cmd_check(cli_context *ctx)
     }
     const char *verdict = verdict_text(&j);
     doc_query_text(doc, "verdict", verdict);
+    /* medians of |predicted - measured| / measured; null without such rows */
     if (j.large_count > 0)
         doc_query_number(doc, "median_busbw_error", FIELD_NUMBER, j.summary.median_busbw_error);
+    else
+        doc_query_null(doc, "median_busbw_error");
     if (j.small_count > 0)
         doc_query_number(doc, "median_time_error", FIELD_NUMBER, j.summary.median_time_error);
+    else
+        doc_query_null(doc, "median_time_error");
     if (j.large_count > 0)
         doc_query_number(doc, "median_measured_over_predicted", FIELD_NUMBER,
                          j.summary.median_ratio);
     doc_text(doc, "%s", "");
     doc_text(doc, "verdict: %s", verdict);
     if (j.large_count > 0)
-        doc_text(doc, "median |error| of busbw over %zu rows >= 1 MiB: %.1f%%", j.large_count,
+        doc_text(doc, "median |pred - meas| / meas of busbw over %zu rows >= 1 MiB: %.1f%%",
+                 j.large_count,
                  100.0 * j.summary.median_busbw_error);
     if (j.small_count > 0)
-        doc_text(doc, "median |error| of time over %zu rows <= 64 KiB: %.1f%%", j.small_count,
+        doc_text(doc, "median |pred - meas| / meas of time over %zu rows <= 64 KiB: %.1f%%",
+                 j.small_count,
                  100.0 * j.summary.median_time_error);
     doc_text(doc, "%s", "");
     findings_add(doc, &run->findings);

@@ -13,6 +13,7 @@
 #include "findings_out.h"
 #include "inputs.h"
 #include "nccl_setup.h"
+#include "request.h"
 #include "output_target.h"
 
 static const record_column PARAM_COLUMNS[] = {
@@ -78,24 +79,17 @@ static int run_shape(cli_context *ctx, const char *path, const collcalc_nccl_tes
     int code = cli_count(ctx, OPT_NODES, 1, 1L << 20, &given);
     if (code != 0)
         return code;
-    if (run->ranks <= 0)
-        return cli_usage_error(ctx, "--gpus", "%s: the rank count is not known: give --gpus",
-                               input_shown(path));
-    long n = given > 0          ? given
-             : run->hosts > 0 ? run->hosts
-                              : (run->ranks + platform->gpus_per_node - 1) / platform->gpus_per_node;
-    if (run->ranks % n != 0)
-        return cli_usage_error(ctx, "--nodes", "%s: %d ranks do not split evenly over %ld nodes",
-                               input_shown(path), run->ranks, n);
-    *nodes = (int)n;
-    *gpus_per_node = (int)(run->ranks / n);
-    if (*gpus_per_node > platform->gpus_per_node)
-        return cli_usage_error(ctx, "--nodes",
-                               "%s: %d GPUs per node do not fit %s's %d-GPU NVLink domain (give "
-                               "--nodes)",
-                               input_shown(path), *gpus_per_node, platform->name,
-                               platform->gpus_per_node);
-    return 0;
+    const char *field = NULL;
+    collcalc_diag diag;
+    if (collcalc_run_shape(platform, run->ranks, run->hosts, given, nodes, gpus_per_node, &field,
+                           &diag) == COLLCALC_OK)
+        return 0;
+    /* "nodes: ..." said as "--nodes: FILE: ..." */
+    const char *text = diag.message + strlen(field) + 2;
+    collcalc_diag said;
+    snprintf(said.message, sizeof said.message, "%s: %s: %s%s", field, input_shown(path), text,
+             strcmp(field, "gpus") == 0 ? ": give --gpus" : "");
+    return request_error(ctx, COLLCALC_ERR_INVALID, field, &said);
 }
 
 typedef struct {

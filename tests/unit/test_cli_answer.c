@@ -546,6 +546,31 @@ static void alltoall_honours_no_p2p_and_launch(void **state)
     test_cli_run_free(&run);
 }
 
+/* check's error is (predicted - measured) / measured and says so; a
+ * summary without rows <= 64 KiB prints "-" and JSON null, not 0.0%. */
+static void check_error_reads_one_way(void **state)
+{
+    (void)state;
+    char line[1024];
+    snprintf(line, sizeof line, "check %s --platform hgx-h100 --nodes 2",
+             test_source_path("tests/cli/answer/h100_2node_large_only.txt"));
+    test_cli_run run = run_line(NULL, line);
+    assert_int_equal(run.exit_code, 0);
+    assert_contains(run.out, "pred vs meas");
+    /* measured 119 GB/s, predicted 125 GB/s: the prediction is 5 % above */
+    assert_contains(run.out, "119 GB/s   125 GB/s  +5% busbw");
+    assert_contains(run.out, "- time at <= 64 KiB");
+    assert_null(strstr(run.out, "0.0% time"));
+    assert_null(strstr(run.out, "over 0 rows"));
+    test_cli_run_free(&run);
+    char json[1100];
+    snprintf(json, sizeof json, "%s --format json", line);
+    run = run_line(NULL, json);
+    assert_int_equal(run.exit_code, 0);
+    assert_contains(run.out, "\"median_time_error\":null");
+    test_cli_run_free(&run);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -555,6 +580,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(no_nvls_is_honoured_by_the_nccl_model),
         cmocka_unit_test(layers_work_with_the_nccl_model),
         cmocka_unit_test(alltoall_honours_no_p2p_and_launch),
+        cmocka_unit_test(check_error_reads_one_way),
         cmocka_unit_test(every_command_gives_the_same_answer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
