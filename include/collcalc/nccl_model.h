@@ -33,15 +33,21 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Axes, in NCCL's index order (ties in selection go to the lower index). */
 
-/* Collectives NCCL's tuner costs (NCCL_NUM_FUNCTIONS). */
+/* Collectives NCCL's tuner costs (NCCL_NUM_FUNCTIONS), then the two that
+ * NCCL runs as point-to-point sends and its tuner does not cost: collcalc
+ * costs them from what each GPU sends through NVLink and through its NICs
+ * (doc/MODEL.md §13.2); they have one candidate, COLLCALC_NCCL_P2P. */
 typedef enum {
     COLLCALC_NCCL_BROADCAST = 0,
     COLLCALC_NCCL_REDUCE,
     COLLCALC_NCCL_ALLGATHER,
     COLLCALC_NCCL_REDUCESCATTER,
-    COLLCALC_NCCL_ALLREDUCE
+    COLLCALC_NCCL_ALLREDUCE,
+    COLLCALC_NCCL_ALLTOALL, /* not in NCCL's tuner */
+    COLLCALC_NCCL_SENDRECV  /* not in NCCL's tuner: nccl-tests' shift by one */
 } collcalc_nccl_func;
-#define COLLCALC_NCCL_NUM_FUNCS 5
+#define COLLCALC_NCCL_NUM_FUNCS 5     /* the ones NCCL's tuner costs (the masks' size) */
+#define COLLCALC_NCCL_NUM_ALL_FUNCS 7 /* with all-to-all and send/recv */
 
 typedef enum {
     COLLCALC_NCCL_TREE = 0,
@@ -50,9 +56,10 @@ typedef enum {
     COLLCALC_NCCL_COLLNET_CHAIN,
     COLLCALC_NCCL_NVLS,
     COLLCALC_NCCL_NVLS_TREE,
-    COLLCALC_NCCL_PAT
+    COLLCALC_NCCL_PAT,
+    COLLCALC_NCCL_P2P /* all-to-all and send/recv: point-to-point, not one of NCCL's algorithms */
 } collcalc_nccl_algo;
-#define COLLCALC_NCCL_NUM_ALGOS 7
+#define COLLCALC_NCCL_NUM_ALGOS 7 /* NCCL's algorithms (COLLCALC_NCCL_P2P is not one) */
 
 typedef enum {
     COLLCALC_NCCL_LL = 0,
@@ -247,6 +254,12 @@ typedef struct {
     /* 0 < x <= 1: share of the network bandwidth the fabric delivers
      * beyond 2 nodes (collcalc_nccl_system_derive assumes 1 - 0.06 log2(N/2)) */
     double fabric_efficiency;
+    /* For all-to-all and send/recv (collcalc's point-to-point model): */
+    double p2p_intra_GBps; /* what one GPU moves to the others of its node, as NCCL's
+                              one-node ring search finds it (12 x 30 = 360 on 8x H100);
+                              0 = the NVLink total, else the PCI figure */
+    double nic_GBps;       /* one NIC as NCCL's search counts it (48 for 400G); 0 = unknown */
+    int nics_per_node;     /* 0 = unknown (the ring's channels then stand for the NICs) */
 } collcalc_nccl_system;
 
 /* Defaults: 1 rank on 1 node, Hopper (SM 90), Intel, no graphs, IB,
@@ -394,14 +407,17 @@ typedef struct {
     double nccl_busbw_GBps;   /* the busbw NCCL's own time (nccl_time_us) implies */
 } collcalc_nccl_candidate;
 
-#define COLLCALC_NCCL_MAX_CANDIDATES (COLLCALC_NCCL_NUM_ALGOS * COLLCALC_NCCL_NUM_PROTOS)
+/* NCCL's algorithm x protocol pairs, then the point-to-point candidate. */
+#define COLLCALC_NCCL_MAX_CANDIDATES (COLLCALC_NCCL_NUM_ALGOS * COLLCALC_NCCL_NUM_PROTOS + 1)
 
 typedef struct {
     collcalc_nccl_func func;
     uint64_t size_bytes;    /* nccl-tests' size column */
     uint64_t nccl_bytes;    /* nBytes as the tuner counts it (AG/RS: the whole buffer) */
     double busbw_factor;    /* nccl-tests' factor for this func and rank count */
-    size_t candidate_count; /* always COLLCALC_NCCL_MAX_CANDIDATES, algo-major */
+    size_t candidate_count; /* NCCL's 21 (algo-major) for the functions its tuner costs; 22 for
+                               all-to-all and send/recv, whose one runnable candidate is the
+                               last (COLLCALC_NCCL_P2P / Simple) */
     collcalc_nccl_candidate candidates[COLLCALC_NCCL_MAX_CANDIDATES];
     int selected; /* index into candidates, -1 when nothing can run */
 } collcalc_nccl_prediction;
@@ -451,8 +467,9 @@ collcalc_status collcalc_nccl_switch_points(const collcalc_nccl_system *system,
  * nranks < 1 or func is outside the enum. */
 double collcalc_nccl_busbw_factor(collcalc_nccl_func func, int nranks);
 
-/* NCCL's function for op in *out_func; false (and *out_func untouched) for
- * what NCCL's tuner does not cost: all-to-all, send/recv. */
+/* The model's function for op in *out_func (all-to-all and send/recv
+ * included, costed by collcalc's point-to-point model); false (and
+ * *out_func untouched) for an op outside the enum. */
 bool collcalc_nccl_func_from_op(collcalc_op op, collcalc_nccl_func *out_func);
 
 /* Names as NCCL prints them ("Ring", "NVLSTree", "CollNetDirect", "LL128",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "collcalc/nccl_model.h"
+#include "model_internal.h"
 
 /* NCCL's small-message channel/thread shrink (src/enqueue.cc): threads per
  * channel and bytes per thread below which a channel is dropped. */
@@ -23,12 +24,7 @@
 
 /* ---- collcalc's corrections: every constant says where it comes from ---- */
 
-/* Launch mode: one thread driving G GPUs issues G kernel launches in a row
- * inside ncclGroupEnd, so a call costs (G-1) extra launches. A CUDA kernel
- * launch costs ~4 us of host time; with G = 8 that makes NCCL's 15 us Ring
- * LL latency ~43 us, the "~3x per call" of doc/MODEL.md §13 (the A100
- * -g 8 run prints 43.8 us at 32 KiB). */
-#define FIX_LAUNCH_US_PER_GPU COLLCALC_NCCL_LAUNCH_US_PER_GPU
+/* FIX_LAUNCH_US_PER_GPU and FIX_RAMP_CHUNK_BYTES: model_internal.h. */
 
 /* Symmetric-memory kernels (NCCL >= 2.27, buffers registered with -R 2) and
  * CUDA graphs: NVIDIA quotes ~3 us small-message all-reduce on 8x B200 and
@@ -77,7 +73,6 @@ static const double fix_transport_step_us[COLLCALC_NCCL_NUM_TRANSPORTS] = {
  * chunks, so there is no chunk pipeline to fill either (the 8x B200 -R 2
  * run is within ~15 us of lat + S/bw from 128 MiB up, where the
  * unregistered 8x H100 NVLS run lags by ~100 us). */
-#define FIX_RAMP_CHUNK_BYTES (2.0 * 1048576.0)
 
 /* Shared memory through the host when CUDA P2P is unavailable: the sender
  * copies into a host buffer (one PCIe crossing), the receiver copies out
@@ -92,6 +87,12 @@ static const double fix_transport_step_us[COLLCALC_NCCL_NUM_TRANSPORTS] = {
  * the system's fabric_efficiency scales the inter-node bandwidth (adaptive
  * routing, rails, oversubscription; NVIDIA: 8-node H100 "~320 GB/s is
  * possible, depending on your network" vs 392 on 2 nodes, nccl-tests#309). */
+
+double nccl_transport_step_us(collcalc_nccl_transport transport)
+{
+    return (unsigned)transport < COLLCALC_NCCL_NUM_TRANSPORTS ? fix_transport_step_us[transport]
+                                                              : 0.0;
+}
 
 /* ----------------------------------------------------------------------- */
 
@@ -187,6 +188,8 @@ static int nsteps_of(collcalc_nccl_func func, int p)
     case COLLCALC_NCCL_REDUCESCATTER: return p - 1;
     case COLLCALC_NCCL_BROADCAST:
     case COLLCALC_NCCL_REDUCE: return p;
+    case COLLCALC_NCCL_ALLTOALL: /* p2p.c, not NCCL's table */
+    case COLLCALC_NCCL_SENDRECV: break;
     }
     return p;
 }
@@ -430,6 +433,7 @@ static double latency(const ctx_t *c, collcalc_nccl_algo a, collcalc_nccl_proto 
             return base + 2.0 * (double)(c->nodes - 1) * inter;
         return base + intra + 2.0 * (double)l2 * inter;
     case COLLCALC_NCCL_PAT: return base + (double)l2 * (inter / 3.5) + 2.8 * (double)c->p;
+    case COLLCALC_NCCL_P2P: break; /* p2p.c */
     }
     return base;
 }
@@ -534,6 +538,11 @@ static collcalc_status check_system(const collcalc_nccl_system *s, collcalc_diag
                                   "latency_inter_us / net_overhead_us out of range");
     if (!(isfinite(s->nvlink_bw_GBps) && s->nvlink_bw_GBps >= 0.0 && s->nvlink_bw_GBps <= 1e6))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "nvlink_bw_GBps out of range");
+    if (!(isfinite(s->p2p_intra_GBps) && s->p2p_intra_GBps >= 0.0 && s->p2p_intra_GBps <= 1e6) ||
+        !(isfinite(s->nic_GBps) && s->nic_GBps >= 0.0 && s->nic_GBps <= 1e6) ||
+        s->nics_per_node < 0 || s->nics_per_node > 1000000)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "p2p_intra_GBps, nic_GBps or nics_per_node out of range");
     if (!(isfinite(s->pci_bw_GBps) && s->pci_bw_GBps > 0.0 && s->pci_bw_GBps <= 1e6))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "pci_bw_GBps must be > 0");
     for (int a = 0; a < COLLCALC_NCCL_NUM_ALGOS; a++) {
@@ -711,20 +720,22 @@ collcalc_status collcalc_nccl_predict(const collcalc_nccl_system *system,
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "missing system, constants, "
                                   "options or output");
-    if ((unsigned)func >= COLLCALC_NCCL_NUM_FUNCS)
+    if ((unsigned)func >= COLLCALC_NCCL_NUM_ALL_FUNCS)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown function %d", (int)func);
     if (size_bytes > (UINT64_C(1) << 50))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "size above 1 PiB");
     collcalc_status status = check_system(system, diag);
     if (status != COLLCALC_OK)
         return status;
+    if (func == COLLCALC_NCCL_ALLTOALL || func == COLLCALC_NCCL_SENDRECV)
+        return nccl_predict_p2p(system, constants, options, func, size_bytes, out, diag);
 
     memset(out, 0, sizeof *out);
     out->func = func;
     out->size_bytes = size_bytes;
     out->nccl_bytes = size_bytes; /* nccl-tests' AG/RS size is already the whole buffer */
     out->busbw_factor = collcalc_nccl_busbw_factor(func, system->nranks);
-    out->candidate_count = COLLCALC_NCCL_MAX_CANDIDATES;
+    out->candidate_count = (size_t)COLLCALC_NCCL_NUM_ALGOS * COLLCALC_NCCL_NUM_PROTOS;
     out->selected = -1;
 
     ctx_t c;

@@ -9,10 +9,10 @@
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
 static const char *const algo_names[] = {
-    "Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT"};
+    "Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT", "P2P"};
 static const char *const proto_names[] = {"LL", "LL128", "Simple"};
-static const char *const func_names[] = {"Broadcast", "Reduce", "AllGather", "ReduceScatter",
-                                         "AllReduce"};
+static const char *const func_names[] = {"Broadcast",     "Reduce",    "AllGather", "ReduceScatter",
+                                         "AllReduce",     "AlltoAll",  "SendRecv"};
 /* collcalc_nccl_transport is collcalc_transport (collcalc/platforms.h)
  * without UNKNOWN: the model always assumes one, the platform file may not
  * say. The names are the platform table's, one word table for both. */
@@ -67,8 +67,8 @@ bool collcalc_nccl_func_from_op(collcalc_op op, collcalc_nccl_func *out_func)
     case COLLCALC_OP_REDUCESCATTER: *out_func = COLLCALC_NCCL_REDUCESCATTER; return true;
     case COLLCALC_OP_BROADCAST: *out_func = COLLCALC_NCCL_BROADCAST; return true;
     case COLLCALC_OP_REDUCE: *out_func = COLLCALC_NCCL_REDUCE; return true;
-    case COLLCALC_OP_ALLTOALL:
-    case COLLCALC_OP_SENDRECV:
+    case COLLCALC_OP_ALLTOALL: *out_func = COLLCALC_NCCL_ALLTOALL; return true;
+    case COLLCALC_OP_SENDRECV: *out_func = COLLCALC_NCCL_SENDRECV; return true;
     case COLLCALC_OP_COUNT: break;
     }
     return false;
@@ -108,7 +108,7 @@ collcalc_status collcalc_nccl_algo_parse(const char *text, collcalc_nccl_algo *o
 {
     if (text == NULL || out == NULL)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no algorithm given");
-    int index = find_word(text, strlen(text), algo_names, COUNT_OF(algo_names));
+    int index = find_word(text, strlen(text), algo_names, COLLCALC_NCCL_NUM_ALGOS);
     if (index < 0)
         return collcalc_diag_fail(diag, COLLCALC_ERR_NOT_FOUND,
                                   "unknown NCCL algorithm '%.64s' (expected Tree, Ring, "
@@ -157,7 +157,7 @@ static unsigned algo_bits(const char *text, size_t length)
 {
     if (same_word(text, length, "collnet"))
         return (1u << COLLCALC_NCCL_COLLNET_DIRECT) | (1u << COLLCALC_NCCL_COLLNET_CHAIN);
-    int index = find_word(text, length, algo_names, COUNT_OF(algo_names));
+    int index = find_word(text, length, algo_names, COLLCALC_NCCL_NUM_ALGOS);
     return index < 0 ? 0u : 1u << index;
 }
 
@@ -235,7 +235,7 @@ static collcalc_status parse_env(const char *text, word_bits_fn bits_of, unsigne
                 size_t name_length = (size_t)(colon - seg);
                 while (name_length > 0 && is_space(seg[name_length - 1]))
                     name_length--;
-                func = find_word(seg, name_length, func_names, COUNT_OF(func_names));
+                func = find_word(seg, name_length, func_names, COLLCALC_NCCL_NUM_FUNCS);
                 if (func < 0)
                     return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                               "unknown function '%.*s' (expected broadcast, "

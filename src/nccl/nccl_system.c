@@ -258,6 +258,33 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
     }
     duplicate(sm, &nch, &bw);
 
+    /* For all-to-all and send/recv (src/nccl/p2p.c): what one GPU moves to
+     * the others of its node, as the one-node ring search finds it, and
+     * what one NIC carries as NCCL's inter-node speeds count it: the best
+     * channels x speed that fits the port with at most 2 channels, NCCL's
+     * default NCCL_NCHANNELS_PER_NET_PEER for point-to-point (48 of a 400G
+     * NIC's 50, 96 of 800G's 100, 12 of 100G's 12.5). */
+    if (hw->gpus_per_node > 1) {
+        int intra_nch = 1;
+        double intra_bw = 1.0;
+        search_intra(sm, intra_total, &intra_nch, &intra_bw);
+        out->p2p_intra_GBps = (double)intra_nch * intra_bw;
+    }
+    if (hw->nodes > 1) {
+        const double *list;
+        size_t count;
+        speed_list(sm, true, &list, &count);
+        double best = 0.0;
+        for (size_t i = 0; i < count; i++) {
+            double per_nic = floor(hw->nic_GBps / list[i] + 1e-9);
+            double carried = (per_nic > 2.0 ? 2.0 : per_nic) * list[i];
+            if (carried > best)
+                best = carried;
+        }
+        out->nic_GBps = best > 0.0 ? best : hw->nic_GBps;
+        out->nics_per_node = hw->nics_per_node;
+    }
+
     collcalc_nccl_graph ring;
     memset(&ring, 0, sizeof ring);
     ring.nchannels = nch;
@@ -425,6 +452,8 @@ collcalc_status collcalc_nccl_system_apply_fit(const collcalc_platform_nccl_fit 
         system->graphs[a].bw_inter_GBps *= fit->bw_efficiency;
     }
     system->nvlink_bw_GBps *= fit->bw_efficiency;
+    system->p2p_intra_GBps *= fit->bw_efficiency;
+    system->nic_GBps *= fit->bw_efficiency;
     system->pci_bw_GBps *= fit->bw_efficiency;
     if (fit->fabric_efficiency > 0.0)
         system->fabric_efficiency = fit->fabric_efficiency;

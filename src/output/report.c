@@ -418,7 +418,11 @@ void report_nccl_rows(record_set *set, const collcalc_nccl_prediction *predictio
             continue;
         }
         report_nccl_figures(set, c);
-        if (c->selected) {
+        if (c->selected && c->algo == COLLCALC_NCCL_P2P) {
+            record_text(set, "why", "point-to-point sends, which NCCL's tuner does not cost "
+                                    "(collcalc's model)");
+            records_mark(set, record_count(set) - 1, "<- NCCL's choice");
+        } else if (c->selected) {
             record_text(set, "why", "NCCL's tuner picks it (least time in its model)");
             records_mark(set, record_count(set) - 1, "<- NCCL's choice");
         } else if (chosen != NULL) {

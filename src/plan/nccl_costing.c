@@ -24,7 +24,8 @@ static collcalc_algo our_algo(collcalc_nccl_algo algo, collcalc_algo fallback)
     case COLLCALC_NCCL_NVLS_TREE: return COLLCALC_ALGO_NVLS;
     case COLLCALC_NCCL_COLLNET_DIRECT:
     case COLLCALC_NCCL_COLLNET_CHAIN:
-    case COLLCALC_NCCL_PAT: break;
+    case COLLCALC_NCCL_PAT:
+    case COLLCALC_NCCL_P2P: break;
     }
     return fallback;
 }

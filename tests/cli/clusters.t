@@ -47,32 +47,32 @@ size_bytes,op,algorithm,fastest,in_nccl,gpus,nodes,bw_basis,steps,bytes_sent_per
 [stderr] collcalc allreduce: note: the alpha-beta (textbook) model, since --algo names its terms; --cost-model nccl for NCCL's tuner
 $ collcalc alltoall --size 1GiB --platform hgx-h100 --nodes 2 --explain
 all-to-all of 1.07 GB (1,073,741,824 bytes) on 16 GPUs = 2 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node)
-intra nvlink4: 450 GB/s, alpha 2.00 us; inter ib-ndr: 50.0 GB/s per NIC, alpha 14.0 us; per-direction bandwidth
+NCCL 2.30.7 tuner on hgx-h100 (ib, process-per-gpu launch); times with collcalc's corrections
+NCCL's choice: P2P/Simple on 8 channels: nccl-tests would print time 11.2 ms, algbw 95.6 GB/s, busbw 89.6 GB/s
 
-algorithm  nccl  steps  sent/GPU  recv/GPU  latency  bandwidth     time      algbw      busbw  dominant
-pairwise    yes      8   1.01 GB   1.01 GB   112 us    11.4 ms  11.5 ms  93.1 GB/s  87.3 GB/s  bandwidth  <- fastest
-bruck         -      4   2.15 GB   2.15 GB  56.0 us    45.7 ms  45.7 ms  23.5 GB/s  22.0 GB/s  bandwidth
-
-pairwise all-to-all:
-  1. exchange with GPUs in the node on nvlink4
-     latency:   7 steps x 2.00 us = 14.0 us
-     bandwidth: max(470 MB out, 470 MB in) / 450 GB/s = 1.04 ms
-  2. exchange with GPUs in other nodes on ib-ndr (at the same time as the previous phase; the slower counts)
-     latency:   8 steps x 14.0 us = 112 us
-     bandwidth: max(537 MB out, 537 MB in) / 47.0 GB/s = 11.4 ms
-     (one ib-ndr NIC per GPU at 50 GB/s, x 0.94, the point-to-point efficiency measured on ib-ndr = 47 GB/s)
-  total: latency 112 us + bandwidth 11.4 ms = 11.5 ms (bandwidth dominates, 99%)
-  algbw = 1.07 GB / 11.5 ms = 93.1 GB/s; busbw = algbw x 0.9375 = 87.3 GB/s
-  note: 8 of 15 peers are in other nodes: 8/15 of the traffic crosses the network, where one GPU cannot use more than 1 NIC.
-
-bruck all-to-all:
-  1. bruck all-to-all on ib-ndr
-     latency:   4 steps x 14.0 us = 56.0 us
-     bandwidth: max(2.15 GB out, 2.15 GB in) / 47.0 GB/s = 45.7 ms
-     (one ib-ndr NIC per GPU at 50 GB/s, x 0.94, the point-to-point efficiency measured on ib-ndr = 47 GB/s)
-  total: latency 56.0 us + bandwidth 45.7 ms = 45.7 ms (bandwidth dominates, 100%)
-  algbw = 1.07 GB / 45.7 ms = 23.5 GB/s; busbw = algbw x 0.9375 = 22.0 GB/s
-  note: Bruck all-to-all trades bandwidth for latency: ceil(lg p) rounds, but each block travels up to lg p times (local rotations not charged).
+algorithm      protocol  channels  latency  bandwidth     time      algbw      busbw  NCCL's time  why
+Tree           LL               -        -          -        -          -          -            -  not for this function
+Tree           LL128            -        -          -        -          -          -            -  not for this function
+Tree           Simple           -        -          -        -          -          -            -  not for this function
+Ring           LL               -        -          -        -          -          -            -  not for this function
+Ring           LL128            -        -          -        -          -          -            -  not for this function
+Ring           Simple           -        -          -        -          -          -            -  not for this function
+CollNetDirect  LL               -        -          -        -          -          -            -  not for this function
+CollNetDirect  LL128            -        -          -        -          -          -            -  not for this function
+CollNetDirect  Simple           -        -          -        -          -          -            -  not for this function
+CollNetChain   LL               -        -          -        -          -          -            -  not for this function
+CollNetChain   LL128            -        -          -        -          -          -            -  not for this function
+CollNetChain   Simple           -        -          -        -          -          -            -  not for this function
+NVLS           LL               -        -          -        -          -          -            -  not for this function
+NVLS           LL128            -        -          -        -          -          -            -  not for this function
+NVLS           Simple           -        -          -        -          -          -            -  not for this function
+NVLSTree       LL               -        -          -        -          -          -            -  not for this function
+NVLSTree       LL128            -        -          -        -          -          -            -  not for this function
+NVLSTree       Simple           -        -          -        -          -          -            -  not for this function
+PAT            LL               -        -          -        -          -          -            -  not for this function
+PAT            LL128            -        -          -        -          -          -            -  not for this function
+PAT            Simple           -        -          -        -          -          -            -  not for this function
+P2P            Simple           8  49.8 us    11.2 ms  11.2 ms  95.6 GB/s  89.6 GB/s      11.2 ms  point-to-point sends, which NCCL's tuner does not cost (collcalc's model)  <- NCCL's choice
 $ collcalc compare allreduce --size 256MB --gpus 16 --placement label=nvl72,platform=gb200-nvl72 --placement label=2x-hgx-b200,platform=hgx-b200 --algo ring --layers 2 --per-layer 2
 all-reduce, per-direction bandwidth; every side runs ring
 

@@ -55,13 +55,20 @@ static void check_prediction(const collcalc_nccl_system *system, const collcalc_
                              uint64_t size_bytes)
 {
     require(p->size_bytes == size_bytes);
-    require(p->candidate_count == COLLCALC_NCCL_MAX_CANDIDATES);
+    bool p2p = p->func == COLLCALC_NCCL_ALLTOALL || p->func == COLLCALC_NCCL_SENDRECV;
+    require(p->candidate_count == (p2p ? COLLCALC_NCCL_MAX_CANDIDATES
+                                       : COLLCALC_NCCL_MAX_CANDIDATES - 1));
     require(finite_nonneg(p->busbw_factor));
     int selected = 0, runnable = 0;
     for (size_t i = 0; i < p->candidate_count; i++) {
         const collcalc_nccl_candidate *c = &p->candidates[i];
-        require((size_t)c->algo == i / COLLCALC_NCCL_NUM_PROTOS); /* algo-major */
-        require((size_t)c->proto == i % COLLCALC_NCCL_NUM_PROTOS);
+        if (i + 1 < COLLCALC_NCCL_MAX_CANDIDATES) {
+            require((size_t)c->algo == i / COLLCALC_NCCL_NUM_PROTOS); /* algo-major */
+            require((size_t)c->proto == i % COLLCALC_NCCL_NUM_PROTOS);
+            require(!p2p || c->unavailable == COLLCALC_NCCL_NOT_FOR_FUNC);
+        } else {
+            require(c->algo == COLLCALC_NCCL_P2P && c->proto == COLLCALC_NCCL_SIMPLE);
+        }
         require(finite_nonneg(c->bus_bw_GBps) && finite_nonneg(c->alg_bw_GBps));
         require(finite_nonneg(c->latency_us) && finite_nonneg(c->nccl_time_us));
         require(finite_nonneg(c->latency_pred_us) && finite_nonneg(c->bandwidth_pred_us));
@@ -156,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (forcing & 4u)
         options.refined = collcalc_nccl_constants_at(constants, versions - 1);
 
-    collcalc_nccl_func func = (collcalc_nccl_func)(take(&b) % COLLCALC_NCCL_NUM_FUNCS);
+    collcalc_nccl_func func = (collcalc_nccl_func)(take(&b) % COLLCALC_NCCL_NUM_ALL_FUNCS);
     unsigned shift = take(&b);
     uint64_t size_bytes = shift < 200 ? (((uint64_t)1 << (shift % 41)) + take(&b)) : shift - 200u;
 

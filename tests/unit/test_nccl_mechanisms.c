@@ -138,11 +138,90 @@ static void test_tree_across_nodes(void **state)
     assert_true(collcalc_nccl_selected(&p)->busbw_GBps < 200.0);
 }
 
+static void test_alltoall_and_sendrecv(void **state)
+{
+    (void)state;
+    collcalc_nccl_options o;
+    collcalc_nccl_options_init(&o);
+    collcalc_nccl_hardware hw;
+    collcalc_nccl_hardware_init(&hw); /* 8x H100, 8 x 400G */
+    collcalc_nccl_system s = derive(&hw);
+    assert_near(s.p2p_intra_GBps, 360.0, 1e-9); /* 12 x 30, the collectives' NVLink figure */
+    /* One node: (p-1)/p S over NVLink at 360 GB/s, one step of NCCL's Ring
+     * Simple latency (8.4 + 3.4 us). */
+    double size = 1e9;
+    collcalc_nccl_prediction p = predict_with(&s, &o, COLLCALC_NCCL_ALLTOALL, (uint64_t)size);
+    assert_int_equal(p.candidate_count, COLLCALC_NCCL_MAX_CANDIDATES);
+    assert_int_equal(p.selected, COLLCALC_NCCL_MAX_CANDIDATES - 1);
+    const collcalc_nccl_candidate *c = collcalc_nccl_selected(&p);
+    assert_int_equal(c->algo, COLLCALC_NCCL_P2P);
+    assert_near(c->time_us, 8.4 + 3.4 + size * 7.0 / 8.0 / (1000.0 * 360.0), 1e-9);
+    /* Never above what the all-gather gets from the same NVLink. */
+    collcalc_nccl_prediction ag = predict_with(&s, &o, COLLCALC_NCCL_ALLGATHER, (uint64_t)size);
+    assert_true(c->busbw_GBps <= 360.0 && c->busbw_GBps < 1.05 * collcalc_nccl_selected(&ag)->busbw_GBps);
+    for (int i = 0; i + 1 < COLLCALC_NCCL_MAX_CANDIDATES; i++)
+        assert_int_equal(p.candidates[i].unavailable, COLLCALC_NCCL_NOT_FOR_FUNC);
+    /* send/recv on one node: S to one peer at the same rate. */
+    p = predict_with(&s, &o, COLLCALC_NCCL_SENDRECV, (uint64_t)size);
+    assert_near(collcalc_nccl_selected(&p)->time_us, 8.4 + 3.4 + size / (1000.0 * 360.0), 1e-9);
+    /* 2 nodes: half the traffic crosses, each GPU on its NIC (48 GB/s as
+     * NCCL counts 400G): busbw -> 2 x 48 x 15/16 (NVIDIA, nccl-tests#130). */
+    hw.nodes = 2;
+    s = derive(&hw);
+    assert_near(s.nic_GBps, 48.0, 1e-12);
+    assert_int_equal(s.nics_per_node, 8);
+    double big = 16.0 * 1073741824.0;
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLTOALL, (uint64_t)big);
+    c = collcalc_nccl_selected(&p);
+    double limit = 2.0 * 48.0 * 15.0 / 16.0;
+    assert_true(c->busbw_GBps < limit && c->busbw_GBps > 0.995 * limit);
+    /* Latency: one step per tier, plus the proxy's 3 x 1 us per remote peer. */
+    assert_near(c->latency_pred_us, 8.4 + 3.4 + 14.0 + 8 * 3.0, 1e-9);
+    /* send/recv across nodes: one NIC, 48 GB/s. */
+    p = predict_with(&s, &o, COLLCALC_NCCL_SENDRECV, (uint64_t)big);
+    c = collcalc_nccl_selected(&p);
+    assert_true(c->busbw_GBps < 48.0 && c->busbw_GBps > 0.995 * 48.0);
+    /* Two 64-GPU NVLink domains (GB200 racks on one 400G NIC per GPU): the
+     * cliff, 48 x 2 x 127/128, while inside one domain it stays at NVLink. */
+    hw = blackwell(64, 2);
+    s = derive(&hw);
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLTOALL, (uint64_t)big);
+    limit = 48.0 * 2.0 * 127.0 / 128.0;
+    c = collcalc_nccl_selected(&p);
+    assert_true(c->busbw_GBps < limit && c->busbw_GBps > 0.99 * limit);
+    hw = blackwell(64, 1);
+    s = derive(&hw);
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLTOALL, (uint64_t)big);
+    assert_true(collcalc_nccl_selected(&p)->busbw_GBps > 700.0);
+    /* No P2P (2 GPUs on PCIe Gen3): through host memory at 12 / 3 GB/s;
+     * NCCL's own figure (faithful) is the PHB 12. */
+    collcalc_nccl_hardware_init(&hw);
+    hw.gpus_per_node = 2;
+    hw.nvlink_links_per_gpu = 0;
+    hw.nvswitch = hw.nvls = hw.p2p = false;
+    hw.pci_bw_GBps = 12.0;
+    s = derive(&hw);
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLTOALL, (uint64_t)big);
+    c = collcalc_nccl_selected(&p);
+    assert_true(c->busbw_GBps < 4.0 && c->busbw_GBps > 0.999 * 4.0);
+    assert_true(c->nccl_busbw_GBps > 11.9);
+    /* One process driving both GPUs adds a launch. */
+    s.launch = COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS;
+    p = predict_with(&s, &o, COLLCALC_NCCL_SENDRECV, 8);
+    assert_near(collcalc_nccl_selected(&p)->latency_pred_us, 8.4 + 5.7 + 4.0, 1e-9);
+    assert_string_equal(collcalc_nccl_func_name(COLLCALC_NCCL_ALLTOALL), "AlltoAll");
+    assert_string_equal(collcalc_nccl_algo_name(COLLCALC_NCCL_P2P), "P2P");
+    collcalc_nccl_algo parsed;
+    collcalc_diag diag;
+    assert_int_equal(collcalc_nccl_algo_parse("p2p", &parsed, &diag), COLLCALC_ERR_NOT_FOUND);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inter_search_bounded_by_nvlink),
         cmocka_unit_test(test_tree_across_nodes),
+        cmocka_unit_test(test_alltoall_and_sendrecv),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -435,10 +435,15 @@ static void test_nccl_costing(void **state)
     collcalc_plan_result r16 = run(&q16);
     assert_int_equal(nccl.nccl_calls, 2);
     assert_true(r16.floor_us > r.floor_us);
-    /* PP send/recv is not NCCL-tuned: the alpha-beta fallback */
+    /* PP send/recv is not NCCL-tuned, but collcalc's point-to-point model
+     * on the platform costs it (no alpha-beta fallback). */
     q.pp = 2;
+    long calls = nccl.nccl_calls;
     r = run(&q);
-    assert_int_equal(nccl.fallback_calls, 1);
+    assert_int_equal(nccl.fallback_calls, 0);
+    assert_true(nccl.nccl_calls > calls);
+    const collcalc_plan_item *pp = item(&r, COLLCALC_COMM_PP_SENDRECV);
+    assert_true(pp->time_us_each > 0 && isfinite(pp->time_us_each));
     collcalc_nccl_costing empty;
     collcalc_nccl_costing_init(&empty);
     q.costing.context = &empty;
