@@ -112,7 +112,18 @@ typedef struct {
     double per_node_cap_GBps; /* engine limit per node (CPU-bound stacks); 0 = none */
     double per_block_us;      /* issue cost per block per NIC: the small-transfer ramp */
     double setup_us;          /* fixed per transfer: handshake, metadata, completion notice */
-    bool multi_nic;           /* one rank's shard is striped over every NIC of its node */
+    /* Which NICs one GPU's shard goes out on (every backend the same rule:
+     * the NICs the engine can drive from that GPU):
+     *   host_staged: through host memory (kernel TCP): any NIC of the node,
+     *                shared by the node's senders, under per_node_cap;
+     *   multi_nic:   striped over the NICs at PCIe distance of the GPU
+     *                (Mooncake's topology-aware NIC choice; near_nics);
+     *   neither:     the GPU's own NIC(s), as NCCL binds them
+     *                (nics_per_gpu); one_nic caps that at one (UCX picks one
+     *                device unless UCX_NET_DEVICES lists more). */
+    bool multi_nic;
+    bool host_staged;
+    bool one_nic;
     const char *source;       /* where the figures come from (static) */
 } collcalc_kv_backend_params;
 
@@ -134,6 +145,18 @@ typedef struct {
     int nics_per_node;        /* >= 1 */
     bool same_domain;         /* prefill and decode share an NVLink domain: use intra */
     collcalc_link_params intra;
+    int nics_per_gpu;         /* NICs one GPU drives (its rail); 0 = nics_per_node / gpus_per_node,
+                                 at least 1 */
+    int near_nics;            /* NICs at PCIe distance (PIX/PXB) of a sender GPU, from a topology;
+                                 0 = unknown (nics_per_gpu) */
+    int far_nics;             /* NICs beyond it (PHB/NODE/SYS) a multi-NIC engine schedules too
+                                 (Mooncake issue 813: equal shares, the farthest NIC decides) */
+    double far_nic_GBps;      /* what one far NIC delivers (GPUDirect across the host bridge);
+                                 0 = far NICs not used */
+    bool no_gdr;              /* GPUDirect RDMA off: each GPU's bytes are staged through host
+                                 memory over its host link first */
+    collcalc_link_params host; /* the GPU's host link (PCIe), for no_gdr */
+    int decode_tp;            /* the decode instance's TP; 0 = tp (no re-sharding) */
     collcalc_kv_backend backend;
     bool backend_override;    /* use backend_params instead of the defaults */
     collcalc_kv_backend_params backend_params;
@@ -156,6 +179,11 @@ typedef struct {
     uint64_t window_tokens_kept;     /* min(tokens, window) for those layers */
     /* Transfer (with_transfer). */
     int senders;                     /* prefill GPUs shipping (tp x pp) */
+    int receivers;                   /* decode GPUs receiving (decode_tp x pp) */
+    uint64_t bytes_per_receiver;     /* what one decode GPU needs (its TP shard, replicas incl.) */
+    int nics_per_sender;             /* NICs one sender's shard goes out on (the backend rule) */
+    double receive_us;               /* the busiest receiver's NIC time (re-sharding fan-in) */
+    double staging_us;               /* no_gdr: the host-link copy, pipelined with the NIC */
     int nodes;                       /* nodes they sit on */
     int nics_used;                   /* in parallel, all nodes */
     uint64_t bytes_per_nic;

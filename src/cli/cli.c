@@ -101,13 +101,17 @@ static const option_use KV_WHAT[] = {
     {OPT_DTYPE, false, NULL},
     {OPT_TP, false, "the prefill instance's TP degree (KV heads split over it)"},
     {OPT_PP, false, "the prefill instance's PP degree (layers split over it)"},
-    {OPT_DEDUP, false, NULL}, END};
+    {OPT_DECODE_TP, false, NULL}, {OPT_DEDUP, false, NULL}, END};
 static const option_use KV_TRANSFER[] = {
     {OPT_LINK, false, "the path prefill -> decode when it is one link (eth400, ib-ndr)"},
     {OPT_BW, false, NULL}, {OPT_ALPHA, false, NULL}, {OPT_PLATFORM, false, NULL},
     {OPT_NODES, false, NULL}, {OPT_GPUS_PER_NODE, false, NULL}, {OPT_INTRA, false, NULL},
     {OPT_INTER, false, NULL}, {OPT_NICS_PER_NODE, false, NULL}, {OPT_NICS_PER_GPU, false, NULL},
-    {OPT_BW_BASIS, false, NULL}, {OPT_BACKEND, false, NULL}, {OPT_BUDGET, false, NULL},
+    {OPT_BW_BASIS, false, NULL}, {OPT_BACKEND, false, NULL}, {OPT_KV_PATH, false, NULL},
+    {OPT_NO_GDR, false, NULL},
+    {OPT_TOPO, false, "nvidia-smi topo -m of a prefill node: the NICs at PCIe distance of\n"
+                      "GPU0 (Mooncake stripes over them; farther ones slow every share)"},
+    {OPT_BUDGET, false, NULL},
     {OPT_BLOCK_SIZE, false, NULL}, {OPT_STRICT, false, "exit 3 when the transfer misses --budget"},
     END};
 static const option_group KV_GROUPS[] = {{"What to size", KV_WHAT}, {"Transfer", KV_TRANSFER},
@@ -452,7 +456,13 @@ static const command_spec COMMANDS[] = {
      "layers x (kv_lora_rank + rope dim) x bytes; sliding-window layers capped at\n"
      "their window), per shard of the prefill instance (KV heads replicated when TP\n"
      "exceeds them), and with a link or platform the transfer time to decode with a\n"
-     "backend's efficiency and per-transfer costs; --budget says whether it fits.",
+     "backend's efficiency and per-transfer costs; --budget says whether it fits.\n"
+     "--tokens is one request's prompt (8k = 8192). Paths: each prefill GPU ships\n"
+     "its shard on the NICs its backend drives (nccl: the GPU's own; nixl: one;\n"
+     "mooncake: those at PCIe distance; tcp: any of the node's, through host memory,\n"
+     "CPU-capped); over NVLink when prefill and decode share an NVLink domain\n"
+     "(--kv-path); through host memory with --no-gdr; a --decode-tp other than --tp\n"
+     "re-shards (each decode GPU pulls its heads from the prefill GPUs holding them).",
      KV_GROUPS, KV_EXAMPLES, -1},
     {"models", cmd_models, "the model shapes plan, moe and kv know", "[--model M] [options]",
      "Lists the model shapes (layers, hidden size, heads, KV heads, head dim, FFN,\n"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collcalc/plan.h"
+#include "collcalc/topo.h"
 #include "commands.h"
 #include "findings_out.h"
 #include "human.h"
@@ -38,6 +39,66 @@ static const record_column KV_COLUMNS[] = {
 static const record_schema KV_SCHEMA = {"results", sizeof KV_COLUMNS / sizeof KV_COLUMNS[0],
                                         KV_COLUMNS};
 
+/* --no-gdr: the platform's host link (PCIe), per direction. */
+static int kv_host_link(cli_context *ctx, collcalc_kv_query *q)
+{
+    const char *name = arg_value(&ctx->args, OPT_PLATFORM);
+    if (name == NULL)
+        return cli_usage_error(ctx, "--no-gdr", "needs --platform (its host link)");
+    const collcalc_platform_table *platforms;
+    const collcalc_link_table *links;
+    int code = cli_platforms(ctx, &platforms);
+    if (code == 0)
+        code = cli_links(ctx, &links);
+    if (code != 0)
+        return code;
+    const collcalc_platform *p = collcalc_platform_table_find(platforms, name);
+    const collcalc_link *host = p != NULL ? collcalc_link_table_find(links, p->host_link) : NULL;
+    if (host == NULL)
+        return cli_usage_error(ctx, "--no-gdr", "platform '%.40s' names no host link", name);
+    collcalc_link_params_from_link(host, COLLCALC_BW_PER_DIRECTION, &q->host);
+    return 0;
+}
+
+/* --topo: the NICs at PCIe distance (PIX, PXB) of GPU0 and the farther
+ * ones, with what GPUDirect to a farther NIC delivers (the topology's own
+ * estimate for its class). */
+static int kv_topo_nics(cli_context *ctx, collcalc_kv_query *q)
+{
+    const char *path = arg_value(&ctx->args, OPT_TOPO);
+    char *text = NULL;
+    size_t length = 0;
+    int code = cli_read_input(ctx, path, &text, &length);
+    if (code != 0)
+        return code;
+    collcalc_topo *topo = NULL;
+    collcalc_diag diag;
+    if (collcalc_topo_parse(text, length, NULL, &topo, &diag) != COLLCALC_OK) {
+        free(text);
+        return cli_data_error(ctx, cli_input_name(path), "%s", diag.message);
+    }
+    free(text);
+    q->near_nics = q->far_nics = 0;
+    q->far_nic_GBps = 0;
+    for (int d = 0; d < topo->device_count; d++) {
+        if (topo->devices[d].kind != COLLCALC_TOPO_NIC)
+            continue;
+        collcalc_topo_class c = topo->cells[0][d].connection;
+        if (c == COLLCALC_TOPO_PIX || c == COLLCALC_TOPO_PXB) {
+            q->near_nics++;
+        } else {
+            double rate = collcalc_topo_pair_GBps(topo, 0, d);
+            q->far_nics++;
+            if (q->far_nic_GBps == 0 || rate < q->far_nic_GBps)
+                q->far_nic_GBps = rate;
+        }
+    }
+    collcalc_topo_free(topo);
+    if (q->near_nics == 0)
+        return cli_usage_error(ctx, "--topo", "GPU0 has no NIC at PCIe distance (PIX or PXB)");
+    return 0;
+}
+
 static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model_shape *model)
 {
     q->model = model;
@@ -48,6 +109,8 @@ static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model
         code = plan_degree(ctx, OPT_TP, &q->tp);
     if (code == 0)
         code = plan_degree(ctx, OPT_PP, &q->pp);
+    if (code == 0 && arg_given(&ctx->args, OPT_DECODE_TP))
+        code = plan_degree(ctx, OPT_DECODE_TP, &q->decode_tp);
     q->dedup = arg_given(&ctx->args, OPT_DEDUP);
     const char *backend = arg_value(&ctx->args, OPT_BACKEND);
     collcalc_diag diag;
@@ -59,7 +122,8 @@ static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model
     if (code == 0)
         code = cli_size(ctx, OPT_BLOCK_SIZE, &q->block_bytes);
     if (code != 0 || !plan_has_cluster(ctx)) {
-        static const option_id NEED_CLUSTER[] = {OPT_BACKEND, OPT_BUDGET, OPT_BLOCK_SIZE};
+        static const option_id NEED_CLUSTER[] = {OPT_BACKEND, OPT_BUDGET, OPT_BLOCK_SIZE,
+                                                 OPT_KV_PATH, OPT_NO_GDR, OPT_TOPO};
         for (size_t i = 0; code == 0 && i < sizeof NEED_CLUSTER / sizeof NEED_CLUSTER[0]; i++)
             if (arg_given(&ctx->args, NEED_CLUSTER[i]))
                 code = cli_usage_error(ctx, cli_spelled(ctx, NEED_CLUSTER[i]),
@@ -77,8 +141,31 @@ static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model
     q->nic = single ? cluster.intra : cluster.inter;
     q->gpus_per_node = single ? 1 : cluster.gpus_per_node;
     q->nics_per_node = single ? 1 : cluster.nics_per_node;
+    q->nics_per_gpu = single ? 1 : cluster.nics_per_gpu;
     q->intra = cluster.intra;
-    return 0;
+    const char *path = arg_value(&ctx->args, OPT_KV_PATH);
+    if (path != NULL && strcmp(path, "auto") != 0 && strcmp(path, "nvlink") != 0 &&
+        strcmp(path, "network") != 0)
+        return cli_usage_error(ctx, "--kv-path", "unknown path '%.40s' (auto, nvlink or network)",
+                               path);
+    long both = (long)q->tp * q->pp + (long)(q->decode_tp > 0 ? q->decode_tp : q->tp) * q->pp;
+    if (path != NULL && strcmp(path, "nvlink") == 0) {
+        if (single || both > cluster.gpus_per_node)
+            return cli_usage_error(ctx, "--kv-path",
+                                   "nvlink: prefill and decode (%ld GPUs) do not fit one NVLink "
+                                   "domain of %d", both, single ? 1 : cluster.gpus_per_node);
+        q->same_domain = true;
+    } else if (path == NULL || strcmp(path, "auto") == 0) {
+        /* A multi-node NVLink domain (a rack) is meant to hold both. */
+        q->same_domain = !single && cluster.gpus_per_node > 8 && both <= cluster.gpus_per_node;
+    }
+    if (arg_given(&ctx->args, OPT_NO_GDR)) {
+        q->no_gdr = true;
+        code = kv_host_link(ctx, q);
+    }
+    if (code == 0 && arg_given(&ctx->args, OPT_TOPO))
+        code = kv_topo_nics(ctx, q);
+    return code;
 }
 
 int cmd_kv(cli_context *ctx)
@@ -162,8 +249,40 @@ int cmd_kv(cli_context *ctx)
         human_bytes(c, sizeof c, (double)r->bytes_per_nic);
         human_bandwidth_GBps(d, sizeof d, r->rate_per_nic_GBps);
         doc_text(doc, "%s", "");
-        doc_text(doc, "transfer over %d x %s (%s backend): %s per NIC at %s = %s, effective %s", 
-                 r->nics_used, q.nic.name, collcalc_kv_backend_name(q.backend), c, d, a, b);
+        if (q.same_domain)
+            doc_text(doc, "transfer over NVLink (%s): prefill and decode share the NVLink domain, "
+                          "each of the %d prefill GPUs on its own port (%s backend): %s per GPU "
+                          "at %s; %s in all, effective %s", q.intra.name, r->senders,
+                     collcalc_kv_backend_name(q.backend), c, d, a, b);
+        else
+            doc_text(doc, "transfer over %d x %s (%s backend): %s per NIC at %s; %s in all, "
+                          "effective %s",
+                     r->nics_used, q.nic.name, collcalc_kv_backend_name(q.backend), c, d, a, b);
+        if (!q.same_domain) {
+            const collcalc_kv_backend_params *bp = &r->backend_params;
+            doc_text(doc, "  %d sender%s on %d node%s, %d NIC%s each: %s",
+                     r->senders, r->senders == 1 ? "" : "s", r->nodes, r->nodes == 1 ? "" : "s",
+                     r->nics_per_sender, r->nics_per_sender == 1 ? "" : "s",
+                     bp->host_staged ? "through host memory any NIC of the node serves, the "
+                                       "node's CPU caps the total"
+                     : bp->multi_nic ? (q.near_nics > 0 ? "striped over the NICs at PCIe "
+                                                          "distance of the GPU (--topo)"
+                                                        : "striped over the GPU's nearest NICs "
+                                                          "(its rail; --topo tells more)")
+                     : bp->one_nic ? "one NIC per GPU (UCX picks one device)"
+                                   : "the GPU's own NIC(s), as NCCL binds them");
+        }
+        if (r->receivers != r->senders) {
+            human_bytes(c, sizeof c, (double)r->bytes_per_receiver);
+            human_time_us(d, sizeof d, r->receive_us);
+            doc_text(doc, "  re-sharding TP %d -> TP %d: %d decode GPUs each pull %s, %s on the "
+                          "busiest receiver", q.tp, q.decode_tp, r->receivers, c, d);
+        }
+        if (r->staging_us > 0) {
+            human_time_us(c, sizeof c, r->staging_us);
+            doc_text(doc, "  no GPUDirect RDMA: each GPU's shard crosses %s to host memory first "
+                          "(%s)", q.host.name, c);
+        }
         human_time_us(a, sizeof a, r->setup_us);
         human_time_us(b, sizeof b, r->bandwidth_us);
         human_time_us(c, sizeof c, r->block_overhead_us);

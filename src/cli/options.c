@@ -200,6 +200,16 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_LATENCY_BUDGET] = {OPT_LATENCY_BUDGET, "latency-budget", NULL, 0, "TIME",
                             "with --search, plans slower per step rank after\n"
                             "those within it, e.g. 50ms"},
+    [OPT_DECODE_TP] = {OPT_DECODE_TP, "decode-tp", NULL, 0, "N",
+                       "the decode instance's TP degree (default: --tp); another\n"
+                       "degree re-shards the KV on the way"},
+    [OPT_KV_PATH] = {OPT_KV_PATH, "kv-path", NULL, 0, "P",
+                     "nvlink (prefill and decode share an NVLink domain), network,\n"
+                     "or auto (default: nvlink when both fit one multi-node NVLink\n"
+                     "domain such as a GB200 NVL72 rack, else network)"},
+    [OPT_NO_GDR] = {OPT_NO_GDR, "no-gdr", NULL, 0, NULL,
+                    "GPUDirect RDMA off: KV is staged through host memory over\n"
+                    "the GPU's host link (PCIe) first"},
     [OPT_COMPUTE_EFFICIENCY] = {OPT_COMPUTE_EFFICIENCY, "compute-efficiency", NULL, 0, "F",
                                 "fraction of the GPU's peak FLOP/s and memory\n"
                                 "bandwidth kernels reach (default 1: the roofline)"},

@@ -105,6 +105,9 @@ typedef enum {
     OPT_GOAL,
     OPT_LATENCY_BUDGET,
     OPT_COMPUTE_EFFICIENCY,
+    OPT_DECODE_TP,
+    OPT_KV_PATH,
+    OPT_NO_GDR,
     /* batch */
     OPT_FAIL_FAST,
     OPT_COLUMNS,

@@ -6,8 +6,12 @@
  * KV transfer engines (the Mooncake README and its EFA transport doc):
  *   Mooncake TE moves 40 GiB at 87 GB/s over 4 x 200G RoCE and 190 GB/s over
  *   8 x 400G (kvcache-ai/Mooncake README). Per NIC that is 21.75 and 23.75 GB/s: the 200G NICs run
- *   at 0.87 of line, the 400G NICs hit an engine limit near 24 GB/s per
- *   NIC. So: efficiency 0.87, per-NIC cap 24 GB/s. The EFA block sweep on
+ *   at 0.87 of line, the 400G NICs reach 23.75 GB/s per NIC. Three
+ *   published 400G per-NIC figures disagree: 23.75 (that README, RoCE),
+ *   37.75 (302 GB/s on 8 x 400G EFA, p6-b200, Mooncake EFA doc) and 42
+ *   (one 400G NIC, GPU memory, kvcache-ai/Mooncake issue 813): the
+ *   per-NIC cap is their median, 37.75 GB/s (the README's 2024 figure then
+ *   reads 59 % high). So: efficiency 0.87, per-NIC cap 37.75. The EFA block sweep on
  *   16 x 200G (64 KB 97.11 GB/s .. 2 MB 366.87 GB/s, Mooncake EFA doc) sets the
  *   per-block issue cost: 64 KB at 97.11/16 = 6.07 GB/s per NIC is
  *   65,536 B / 6.07 GB/s = 10.8 us per block per NIC; from 256 KB on the
@@ -49,20 +53,22 @@
 static const char *const backend_words[] = {"nccl", "nixl", "mooncake", "tcp"};
 
 static const collcalc_kv_backend_params backend_table[] = {
-    {0.90, 0.0, 0.0, 8.4, 22.4, false,
+    {0.90, 0.0, 0.0, 8.4, 22.4, false, false, false,
      "efficiency 0.90 [estimate]; per-block and setup from NCCL Simple baseLat 8.4 us + NET "
-     "hwLat 14 us (NVIDIA/nccl src/graph/tuning.cc); one NIC per GPU"},
-    {0.85, 0.0, 0.0, 5.0, 50.0, false,
+     "hwLat 14 us (NVIDIA/nccl src/graph/tuning.cc); the GPU's own NIC(s), as NCCL binds them"},
+    {0.85, 0.0, 0.0, 5.0, 50.0, false, false, true,
      "nixlbench 42.6 GB/s on 400G RoCE = 0.85 (ai-dynamo/nixl PR 1647); per-block 5 us and "
      "setup 50 us [estimate]; one NIC per GPU (openucx/ucx issue 11259)"},
-    {0.87, 24.0, 0.0, 10.8, 50.0, true,
-     "87 GB/s on 4x200G = 0.87, 190 GB/s on 8x400G = 24 GB/s per NIC cap (Mooncake README); "
+    {0.87, 37.75, 0.0, 10.8, 50.0, true, false, false,
+     "87 GB/s on 4x200G = 0.87 (Mooncake README); per-NIC cap 37.75 GB/s, the median of three "
+     "published 400G figures (23.75 README, 37.75 EFA doc p6-b200, 42 Mooncake issue 813); "
      "10.8 us per block from the EFA 64 KB point (Mooncake EFA benchmark doc); setup 50 us "
-     "[estimate]; multi-NIC"},
-    {0.36, 0.0, 41.0, 20.0, 100.0, true,
+     "[estimate]; striped over the NICs at PCIe distance of each GPU"},
+    {0.36, 0.0, 41.0, 20.0, 100.0, false, true, false,
      "87/2.4 = 36 GB/s on 4x200G = 0.36, 190/4.6 = 41 GB/s per node on 8x400G (Mooncake "
      "README); "
-     "per-block 20 us and setup 100 us [estimate]"},
+     "per-block 20 us and setup 100 us [estimate]; through host memory: any NIC of the node, "
+     "CPU-bound per node"},
 };
 
 const char *collcalc_kv_backend_name(collcalc_kv_backend backend)

@@ -66,6 +66,21 @@ static collcalc_status check_query(const collcalc_kv_query *q, collcalc_diag *di
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "budget must be finite and >= 0");
     if (q->block_bytes > (UINT64_C(1) << 40))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "block size above 1 TiB");
+    if (q->decode_tp < 0 || q->decode_tp > q->model->heads)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "decode tp must be between 1 and %s's %d attention heads (got %d)",
+                                  q->model->name, q->model->heads, q->decode_tp);
+    if (q->nics_per_gpu < 0 || q->nics_per_gpu > 1024 || q->near_nics < 0 ||
+        q->near_nics > 1024 || q->far_nics < 0 || q->far_nics > 1024 ||
+        !plan_in_range(q->far_nic_GBps, 0.0, 1e6))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "NICs per GPU, near and far NICs must be between 0 and 1024, "
+                                  "the far NIC rate finite and >= 0");
+    if (q->no_gdr && !q->same_domain) {
+        collcalc_status host = plan_check_link(&q->host, "host link", diag);
+        if (host != COLLCALC_OK)
+            return host;
+    }
     if (q->backend_override) {
         const collcalc_kv_backend_params *b = &q->backend_params;
         if (!plan_in_range(b->efficiency, 1e-6, 1.0) || !plan_in_range(b->per_nic_cap_GBps, 0, 1e6) ||
@@ -78,7 +93,62 @@ static collcalc_status check_query(const collcalc_kv_query *q, collcalc_diag *di
     return COLLCALC_OK;
 }
 
-/* Transfer time of `bytes` over the prefill GPUs' NICs. */
+/* NICs one GPU's shard goes out on, by the backend's rule (see
+ * collcalc_kv_backend_params); per_node GPUs of the node send at once. */
+static int nics_per_sender(const collcalc_kv_query *q, const collcalc_kv_backend_params *b,
+                           int per_node)
+{
+    if (q->same_domain)
+        return 1; /* the GPU's own NVLink port */
+    int rail = q->nics_per_gpu > 0 ? q->nics_per_gpu : q->nics_per_node / q->gpus_per_node;
+    if (rail < 1)
+        rail = 1;
+    int n = rail;
+    if (b->host_staged)
+        n = (q->nics_per_node + per_node - 1) / per_node; /* the node's NICs, shared */
+    else if (b->multi_nic && q->near_nics > 0)
+        n = q->near_nics + (q->far_nic_GBps > 0 ? q->far_nics : 0);
+    else if (b->one_nic)
+        n = 1;
+    if (n < 1)
+        n = 1;
+    return n;
+}
+
+/* Time one side (senders or receivers) needs to push its bytes out. */
+static double side_us(const collcalc_kv_query *q, const collcalc_kv_backend_params *b,
+                      int gpus, uint64_t bytes_per_gpu, double *out_rate, int *out_nics,
+                      int *out_nodes, int *out_per_gpu)
+{
+    int g = q->gpus_per_node;
+    int nodes = (gpus + g - 1) / g;
+    int per_node = gpus < g ? gpus : g;
+    int per_gpu = nics_per_sender(q, b, per_node);
+    int node_nics = per_node * per_gpu;
+    if (!q->same_domain && node_nics > q->nics_per_node)
+        node_nics = q->nics_per_node;
+    double line = q->same_domain ? q->intra.bw_GBps : q->nic.bw_GBps;
+    double rate = b->efficiency * line;
+    if (b->per_nic_cap_GBps > 0 && rate > b->per_nic_cap_GBps && !q->same_domain)
+        rate = b->per_nic_cap_GBps;
+    if (b->per_node_cap_GBps > 0 && !q->same_domain && rate * node_nics > b->per_node_cap_GBps)
+        rate = b->per_node_cap_GBps / node_nics;
+    /* Mooncake schedules its NICs with equal shares: with far NICs among
+     * them, every share runs at the slowest NIC's rate. */
+    if (!q->same_domain && b->multi_nic && q->near_nics > 0 && q->far_nics > 0 &&
+        q->far_nic_GBps > 0 && q->far_nic_GBps < rate)
+        rate = q->far_nic_GBps;
+    double gpu_rate = rate * node_nics / per_node; /* one GPU's share of its node's NICs */
+    double us = (double)bytes_per_gpu / (gpu_rate * 1e3);
+    *out_rate = rate;
+    *out_nics = nodes * node_nics;
+    *out_nodes = nodes;
+    *out_per_gpu = per_gpu;
+    return us;
+}
+
+/* Transfer time of the KV over the prefill GPUs' NICs (and, re-sharding,
+ * the decode GPUs' NICs). */
 static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *r,
                                 uint64_t layer_shard_bytes, collcalc_diag *diag)
 {
@@ -95,35 +165,35 @@ static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *
     r->backend_params = b;
     int senders = q->tp * q->pp;
     r->senders = senders;
-    int g = q->gpus_per_node;
-    r->nodes = (senders + g - 1) / g;
-    int per_node = senders < g ? senders : g;
+    uint64_t per_sender = (r->kv_bytes_transferred + (uint64_t)senders - 1) / (uint64_t)senders;
+    double send_us = side_us(q, &b, senders, per_sender, &r->rate_per_nic_GBps, &r->nics_used,
+                             &r->nodes, &r->nics_per_sender);
     double line_per_nic = q->same_domain ? q->intra.bw_GBps : q->nic.bw_GBps;
-    int nics_per_node;
-    if (q->same_domain) {
-        nics_per_node = per_node; /* each GPU on its own NVLink port */
-    } else if (b.multi_nic) {
-        nics_per_node = q->nics_per_node;
-    } else {
-        nics_per_node = per_node < q->nics_per_node ? per_node : q->nics_per_node;
-    }
-    r->nics_used = r->nodes * nics_per_node;
-    double rate = b.efficiency * line_per_nic;
-    if (b.per_nic_cap_GBps > 0 && rate > b.per_nic_cap_GBps && !q->same_domain)
-        rate = b.per_nic_cap_GBps;
-    if (b.per_node_cap_GBps > 0 && !q->same_domain &&
-        rate * nics_per_node > b.per_node_cap_GBps)
-        rate = b.per_node_cap_GBps / nics_per_node;
     r->line_GBps = line_per_nic * r->nics_used;
-    r->rate_per_nic_GBps = rate;
     uint64_t nics = (uint64_t)r->nics_used;
     r->bytes_per_nic = (r->kv_bytes_transferred + nics - 1) / nics;
+    r->receive_us = 0;
+    if (r->receivers != senders) {
+        double rate;
+        int rx_nics, rx_nodes, rx_per;
+        r->receive_us = side_us(q, &b, r->receivers, r->bytes_per_receiver, &rate, &rx_nics,
+                                &rx_nodes, &rx_per);
+    }
+    r->staging_us = 0;
+    if (q->no_gdr && !q->same_domain && q->host.bw_GBps > 0)
+        r->staging_us = (double)per_sender / (q->host.bw_GBps * 1e3);
     uint64_t block = q->block_bytes != 0 ? q->block_bytes : layer_shard_bytes;
     if (block == 0)
         block = 1;
     r->block_bytes = block;
-    r->blocks_per_nic = (r->bytes_per_nic + block - 1) / block;
-    r->bandwidth_us = (double)r->bytes_per_nic / (rate * 1e3);
+    /* Re-sharding splits each block among the receivers it feeds. */
+    uint64_t pieces = 1;
+    if (r->receivers > senders)
+        pieces = (uint64_t)((r->receivers + senders - 1) / senders);
+    r->blocks_per_nic = (r->bytes_per_nic + block - 1) / block * pieces;
+    r->bandwidth_us = send_us > r->receive_us ? send_us : r->receive_us;
+    if (r->staging_us > r->bandwidth_us)
+        r->bandwidth_us = r->staging_us;
     r->block_overhead_us = (double)r->blocks_per_nic * b.per_block_us;
     r->setup_us = b.setup_us;
     double moving = r->bandwidth_us > r->block_overhead_us ? r->bandwidth_us : r->block_overhead_us;
@@ -224,6 +294,25 @@ collcalc_status collcalc_kv_evaluate(const collcalc_kv_query *query, collcalc_kv
     r->kv_bytes_per_shard = plan_bytes(shard);
     uint64_t copies = (uint64_t)r->replication;
     r->kv_bytes_transferred = query->dedup ? r->kv_bytes_total : r->kv_bytes_total * copies;
+    /* The decode side: each of its decode_tp x pp GPUs needs its own shard
+     * (GQA heads split over decode_tp, replicated beyond the KV heads; the
+     * MLA latent whole). Re-sharding (decode_tp != tp) ships what the decode
+     * GPUs need, each pulling from the prefill ranks that hold it. */
+    int dtp = query->decode_tp > 0 ? query->decode_tp : query->tp;
+    r->receivers = dtp * query->pp;
+    {
+        double fraction;
+        if (m->attention == COLLCALC_ATTENTION_MLA)
+            fraction = 1.0;
+        else if ((uint64_t)dtp <= (uint64_t)m->kv_heads)
+            fraction = (double)((m->kv_heads + dtp - 1) / dtp) / m->kv_heads;
+        else
+            fraction = 1.0 / m->kv_heads;
+        double need = (double)r->kv_bytes_total * stage_fraction * fraction;
+        r->bytes_per_receiver = plan_bytes(need);
+        if (dtp != query->tp)
+            r->kv_bytes_transferred = plan_bytes(need * r->receivers);
+    }
     if (query->with_transfer) {
         /* One layer of one GPU's shard: what an engine sends as a block. */
         uint64_t per_gpu_layer = r->kv_bytes_transferred / (tp * pp) / stage_layers;

@@ -146,6 +146,7 @@ static collcalc_kv_query transfer_query(collcalc_kv_backend backend, int nics, d
     collcalc_kv_query_init(&q);
     q.model = model("llama-3-70b");
     q.tokens = 131072;
+    q.tp = 8; /* the KV of a TP 8 prefill, 8 GPUs sending */
     q.with_transfer = true;
     collcalc_link_params_init(&q.nic);
     q.nic.bw_GBps = nic_GBps;
@@ -159,22 +160,26 @@ static collcalc_kv_query transfer_query(collcalc_kv_backend backend, int nics, d
 static void test_mooncake_published(void **state)
 {
     (void)state;
-    /* 40 GiB over 4 x 200G: 87 GB/s published; 0.87 x 25 GB/s x 4. */
+    /* 40 GiB over 4 x 200G: 87 GB/s published; 0.87 x 25 GB/s x 4. The
+     * 40 GiB are a TP 8 prefill's shards: 8 GPUs share the node's NICs. */
     collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 4, 25);
     collcalc_kv_result r = run(&q);
     assert_int_equal(r.nics_used, 4);
     assert_int_equal(r.bytes_per_nic, UINT64_C(10737418240));
-    assert_int_equal(r.block_bytes, UINT64_C(536870912)); /* one layer */
-    assert_int_equal(r.blocks_per_nic, 20);
+    assert_int_equal(r.block_bytes, UINT64_C(536870912) / 8); /* one layer of one shard */
+    assert_int_equal(r.blocks_per_nic, 160); /* 80 layers of 2 GPUs per NIC */
     assert_close(r.rate_per_nic_GBps, 21.75, 1e-12);
     assert_close(r.transfer_us, 50.0 + 10737418240.0 / 21.75e3, 1e-12);
     assert_close(r.effective_GBps, 87.0, 0.01);
     assert_int_equal(r.dominant, COLLCALC_DOMINANT_BANDWIDTH);
-    /* 8 x 400G: 190 GB/s published; the 24 GB/s per-NIC engine cap. */
+    /* 8 x 400G: the 37.75 GB/s per-NIC cap (the median of three published
+     * 400G figures): 302 GB/s on p6-b200 EFA is reproduced; the README's
+     * older 190 GB/s on RoCE reads 59 % high. */
     q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 8, 50);
     r = run(&q);
-    assert_close(r.rate_per_nic_GBps, 24.0, 1e-12);
-    assert_close(r.effective_GBps, 190.0, 0.015);
+    assert_close(r.rate_per_nic_GBps, 37.75, 1e-12);
+    assert_close(r.effective_GBps, 302.0, 0.015);
+    assert_close(r.effective_GBps, 190.0 * 1.59, 0.01);
     /* TCP: 2.4x and 4.6x slower than Mooncake in the same README. */
     q = transfer_query(COLLCALC_KV_BACKEND_TCP, 4, 25);
     r = run(&q);
@@ -243,6 +248,79 @@ static void test_budget(void **state)
     assert_close(r.bandwidth_us, 327680.0 * 8192 / 8 / (0.9 * 900e3), 1e-9);
 }
 
+
+static void test_paths(void **state)
+{
+    (void)state;
+    /* One shard (TP 1) on a node of 8 x 400G: every backend says which NICs
+     * it drives. NCCL and NIXL: the GPU's own; Mooncake: the GPU's rail
+     * without a topology; TCP: the node's NICs through host memory, under
+     * the 41 GB/s CPU cap. */
+    collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_NCCL, 8, 50);
+    q.tp = 1;
+    q.tokens = 8192;
+    collcalc_kv_result r = run(&q);
+    assert_int_equal(r.nics_per_sender, 1);
+    assert_int_equal(r.nics_used, 1);
+    q.backend = COLLCALC_KV_BACKEND_NIXL;
+    r = run(&q);
+    assert_int_equal(r.nics_used, 1);
+    q.backend = COLLCALC_KV_BACKEND_MOONCAKE;
+    r = run(&q);
+    assert_int_equal(r.nics_used, 1);
+    q.backend = COLLCALC_KV_BACKEND_TCP;
+    r = run(&q);
+    assert_int_equal(r.nics_used, 8);
+    assert_close(r.rate_per_nic_GBps * 8, 41.0, 1e-12);
+    /* p5-style 4 NICs per GPU: NCCL drives the GPU's 4, NIXL one. */
+    q = transfer_query(COLLCALC_KV_BACKEND_NCCL, 32, 12.5);
+    q.tp = 1;
+    q.nics_per_gpu = 4;
+    r = run(&q);
+    assert_int_equal(r.nics_used, 4);
+    q.backend = COLLCALC_KV_BACKEND_NIXL;
+    r = run(&q);
+    assert_int_equal(r.nics_used, 1);
+    /* Mooncake issue 813: one PIX NIC, or it plus three farther NICs at
+     * equal shares: the farthest decides (here 7 GB/s each: 28 < 43.5). */
+    q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 8, 50);
+    q.tp = 1;
+    q.near_nics = 1;
+    r = run(&q);
+    assert_int_equal(r.nics_used, 1);
+    double one = r.effective_GBps;
+    q.far_nics = 3;
+    q.far_nic_GBps = 7.0;
+    r = run(&q);
+    assert_int_equal(r.nics_used, 4);
+    assert_close(r.rate_per_nic_GBps, 7.0, 1e-12);
+    assert_true(r.effective_GBps < one);
+    /* Re-sharding TP 8 -> TP 2: 2 receivers each need half the KV, exactly. */
+    q = transfer_query(COLLCALC_KV_BACKEND_NIXL, 8, 50);
+    q.tokens = 8192;
+    q.decode_tp = 2;
+    r = run(&q);
+    assert_int_equal(r.receivers, 2);
+    assert_int_equal(r.bytes_per_receiver, UINT64_C(327680) * 8192 / 2);
+    assert_int_equal(r.kv_bytes_transferred, UINT64_C(327680) * 8192);
+    assert_close(r.receive_us, 327680.0 * 8192 / 2 / (0.85 * 50e3), 1e-9);
+    assert_true(r.bandwidth_us >= r.receive_us);
+    /* decode TP 16 over 8 KV heads: 16 receivers, each one head (1/8) */
+    q.decode_tp = 16;
+    r = run(&q);
+    assert_int_equal(r.bytes_per_receiver, UINT64_C(327680) * 8192 / 8);
+    assert_int_equal(r.kv_bytes_transferred, UINT64_C(327680) * 8192 * 2);
+    /* No GPUDirect: the host-link copy bounds a fast NIC path. */
+    q = transfer_query(COLLCALC_KV_BACKEND_NCCL, 8, 50);
+    q.tokens = 8192;
+    q.no_gdr = true;
+    collcalc_link_params_init(&q.host);
+    q.host.bw_GBps = 20;
+    r = run(&q);
+    assert_close(r.staging_us, 327680.0 * 8192 / 8 / 20e3, 1e-9);
+    assert_close(r.bandwidth_us, r.staging_us, 1e-12);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -298,7 +376,7 @@ int main(void)
         cmocka_unit_test(test_must_hold_bytes),  cmocka_unit_test(test_shards_and_replication),
         cmocka_unit_test(test_sliding_window),   cmocka_unit_test(test_mooncake_published),
         cmocka_unit_test(test_block_ramp),       cmocka_unit_test(test_budget),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_paths), cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
