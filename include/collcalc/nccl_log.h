@@ -77,14 +77,41 @@ typedef struct {
     long line;
 } collcalc_nccl_log_graph;
 
-/* A TUNING choice ("AllReduce: 1048576 Bytes -> Algo 1 proto 2 time 20.5"). */
+/* A TUNING choice: "AllReduce: 1048576 Bytes -> Algo 1 proto 2 time 20.5" (2.18-2.2x),
+ * "Broadcast: 1024 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..0}" (2.26+). */
 typedef struct {
     char op[24];
     long long bytes;
-    int algorithm, protocol; /* NCCL's enum values as printed */
-    double time_us;
+    int algorithm, protocol; /* NCCL's enum values (names mapped: TREE 0, RING 1, COLLNET_DIRECT 2,
+                                COLLNET_CHAIN 3, NVLS 4, NVLS_TREE 5, PAT 6; LL 0, LL128 1,
+                                SIMPLE 2); -1 when the name is not one of them */
+    char algorithm_name[16]; /* "Ring", "Tree", "PAT", ... */
+    char protocol_name[16];  /* "LL", "LL128", "Simple" */
+    double time_us;          /* 0 when not printed */
+    int channel_lo, channel_hi; /* -1 when not printed */
     long line;
 } collcalc_nccl_choice;
+
+/* One cell of the TUNING table: "AllGather | 11.6/ 2.4 | ..." under its
+ * "Algorithm" and "Protocol" heads (latency in us / bandwidth in GB/s). */
+typedef struct {
+    char op[24];
+    char algorithm[16];
+    char protocol[16];
+    double latency_us, bw_GBps;
+    long line;
+} collcalc_nccl_tuning_cell;
+
+#define COLLCALC_NCCL_TUNING_CELLS_MAX 96
+#define COLLCALC_NCCL_GIDS_MAX 4
+#define COLLCALC_NCCL_HOST_HASHES 1024 /* distinct hosts counted (names kept: HOSTS_MAX) */
+
+/* A RoCE GID index NCCL used ("GID 3 (0/...)" on NET/IB lines). */
+typedef struct {
+    int index;
+    char text[48]; /* the address as printed after it, "80FE..." */
+    long line;
+} collcalc_nccl_gid;
 
 /* A fact seen at one line (0 = not seen). */
 typedef struct {
@@ -162,6 +189,29 @@ typedef struct {
     int choice_count;
     long choices_dropped;
     collcalc_nccl_choice choices[COLLCALC_NCCL_CHOICES_MAX];
+
+    int tuning_algorithm_count, tuning_protocol_count; /* the table's heads, as printed */
+    char tuning_algorithms[16][16];
+    char tuning_protocols[48][16];
+    int tuning_cell_count;
+    long tuning_cells_dropped;
+    collcalc_nccl_tuning_cell tuning_cells[COLLCALC_NCCL_TUNING_CELLS_MAX];
+
+    int nics;                          /* "(found 16 nics)" (NET/OFI); 0 unseen */
+    collcalc_nccl_fact dmabuf_off;     /* a line saying DMA-BUF is off or unsupported */
+    int gid_count;                     /* distinct GID indices */
+    collcalc_nccl_gid gids[COLLCALC_NCCL_GIDS_MAX];
+    int mnnvl_gpus;                    /* "MNNVL busId ... fabric UUID ... cliqueId ..." lines */
+    int mnnvl_domains;                 /* distinct fabric UUID + clique pairs (up to 2 counted) */
+    char mnnvl_domain[96];             /* the first: "UUID clique 0x7ffe" */
+    int mnnvl_not_ready;               /* lines whose state is not 3 (completed) */
+    long mnnvl_line;
+    int rccl;                          /* an RCCL log (RCCL version line, XGMI, rocm) */
+    long host_total;                   /* distinct hosts seen (up to COLLCALC_NCCL_HOST_HASHES) */
+    int host_total_capped;             /* more distinct hosts than that */
+    unsigned long host_hashes[COLLCALC_NCCL_HOST_HASHES];
+    long numbers_too_large;            /* counts too large to read ("nRanks 1844674...") */
+    long too_large_line;
 
     long warn_count;  /* all NCCL WARN lines */
     long other_warn_count; /* WARN lines that are not network plugin failures */

@@ -63,7 +63,7 @@ int cmd_diagnose(cli_context *ctx)
     doc_query_int(doc, "nranks", log->nranks);
     doc_query_int(doc, "nnodes", log->nnodes);
     doc_query_int(doc, "local_ranks", log->local_ranks);
-    doc_query_int(doc, "hosts", log->host_count);
+    doc_query_int(doc, "hosts", log->host_total);
     doc_query_int(doc, "channels", log->coll_channels > 0 ? log->coll_channels : log->ring_channels);
     doc_query_int(doc, "nvls_channels", log->nvls_channels);
     if (log->all_direct_p2p >= 0)
@@ -75,10 +75,11 @@ int cmd_diagnose(cli_context *ctx)
     if (log->nnodes > 0)
         snprintf(layout, sizeof layout, "on %d node%s (%d per node)", log->nnodes,
                  log->nnodes == 1 ? "" : "s", log->local_ranks);
-    doc_text(doc, "NCCL %s, %d rank%s %s, %d host%s seen; %ld of %ld lines from NCCL",
+    doc_text(doc, "%s %s, %d rank%s %s, %s%ld host%s seen; %ld of %ld lines from NCCL",
+             log->rccl ? "RCCL" : "NCCL",
              log->version.line > 0 ? log->version.text : "(version not in the log)", log->nranks,
-             log->nranks == 1 ? "" : "s", layout, log->host_count, log->host_count == 1 ? "" : "s",
-             log->nccl_lines, log->lines);
+             log->nranks == 1 ? "" : "s", layout, log->host_total_capped ? "more than " : "",
+             log->host_total, log->host_total == 1 ? "" : "s", log->nccl_lines, log->lines);
     doc_text(doc, "network: %s; channels: %d collective, %d NVLS",
              log->network.line > 0 ? log->network.text : "(not in the log)",
              log->coll_channels > 0 ? log->coll_channels : log->ring_channels, log->nvls_channels);

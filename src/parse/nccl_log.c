@@ -86,6 +86,8 @@ static int key_int(const char *text, const char *key, int *out)
         long value = 0;
         if (!text_read_digits(&digits, &value))
             continue;
+        if (*digits >= '0' && *digits <= '9')
+            return 0; /* more than 9 digits: not a count NCCL prints; never read cut */
         *out = (int)value;
         return 1;
     }
@@ -107,6 +109,24 @@ static int read_number(const char *text, double *out)
 
 /* Notes the host of a "host:pid:tid [dev]" prefix (after an optional
  * "[timestamp]"); returns its index, -1 when the prefix has none. */
+/* Counts a host not among the kept names: distinct hosts by a 64-bit FNV-1a
+ * hash of the name, up to COLLCALC_NCCL_HOST_HASHES of them. */
+static void count_host(collcalc_nccl_log *log, const char *host)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (const char *c = host; *c != '\0'; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    unsigned long key = (unsigned long)(h | 1u);
+    for (long i = 0; i < log->host_total && i < COLLCALC_NCCL_HOST_HASHES; i++)
+        if (log->host_hashes[i] == key)
+            return;
+    if (log->host_total >= COLLCALC_NCCL_HOST_HASHES) {
+        log->host_total_capped = 1;
+        return;
+    }
+    log->host_hashes[log->host_total++] = key;
+}
+
 static int note_host(collcalc_nccl_log *log, const char *prefix, size_t length)
 {
     size_t at = 0;
@@ -131,6 +151,7 @@ static int note_host(collcalc_nccl_log *log, const char *prefix, size_t length)
     for (int i = 0; i < log->host_count; i++)
         if (strcmp(log->hosts[i], host) == 0)
             return i;
+    count_host(log, host);
     if (log->host_count >= COLLCALC_NCCL_HOSTS_MAX) {
         log->hosts_dropped++;
         return -1;
@@ -151,11 +172,14 @@ typedef struct {
 
 static int take_version(log_line *l)
 {
-    if (!text_starts_with(l->message, "NCCL version "))
+    int rccl = text_starts_with(l->message, "RCCL version ");
+    if (!text_starts_with(l->message, "NCCL version ") && !rccl)
         return 0;
     char word[COLLCALC_NCCL_WORD_MAX];
     copy_word(word, sizeof word, l->message + 13, NULL);
     set_fact(&l->log->version, word, l->line);
+    if (rccl || strstr(word, "rocm") != NULL || strstr(word, "hip") != NULL)
+        l->log->rccl = 1;
     return 1;
 }
 
@@ -280,8 +304,13 @@ static int take_network(log_line *l)
     if (!text_starts_with(l->message, "Using network "))
         return 0;
     char word[COLLCALC_NCCL_WORD_MAX];
-    copy_word(word, sizeof word, l->message + 14, NULL);
-    if (strcmp(word, l->log->network.text) != 0) /* keep the first line of the same network */
+    text_copy(word, sizeof word, l->message + 14); /* "AWS Libfabric": the whole name */
+    size_t n = strlen(word);
+    while (n > 0 && (word[n - 1] == ' ' || word[n - 1] == '\t'))
+        word[--n] = '\0';
+    /* keep the first line of the same network ("Using network" over NET/Socket's own line) */
+    if (strcmp(word, l->log->network.text) != 0 ||
+        (l->log->network.line > 0 && l->log->network.line == l->log->socket_if.line))
         set_fact(&l->log->network, word, l->line);
     return 1;
 }
@@ -303,6 +332,10 @@ static int take_ib(log_line *l)
     if (strstr(m, "libibverbs") != NULL &&
         (strstr(m, "ailed") != NULL || strstr(m, "nable") != NULL || strstr(m, "not ") != NULL)) {
         set_fact(&l->log->verbs_missing, m, l->line);
+        return 1;
+    }
+    if (strstr(m, "GPU Direct RDMA Disabled") != NULL) {
+        set_fact(&l->log->gdr_disabled, m, l->line);
         return 1;
     }
     if (!text_starts_with(m, "NET/IB"))
@@ -333,6 +366,9 @@ static int take_socket(log_line *l)
     const char *p = using_part(l->message, "NET/Socket");
     if (p != NULL) {
         set_fact(&l->log->socket_if, p, l->line);
+        /* NET/Socket initialises only when it is the network */
+        if (l->log->network.line == 0)
+            set_fact(&l->log->network, "Socket", l->line);
         return 1;
     }
     p = using_part(l->message, "Bootstrap");
@@ -343,14 +379,96 @@ static int take_socket(log_line *l)
     return 0;
 }
 
+/* "NET/OFI Selected Provider is efa (found 16 nics)" (also "provider"). */
 static int take_provider(log_line *l)
 {
     const char *p = strstr(l->message, "Selected provider is ");
     if (p == NULL)
+        p = strstr(l->message, "Selected Provider is ");
+    if (p == NULL)
         return 0;
     char word[COLLCALC_NCCL_WORD_MAX];
-    copy_word(word, sizeof word, p + 21, ",");
+    copy_word(word, sizeof word, p + 21, ",(");
     set_fact(&l->log->ofi_provider, word, l->line);
+    const char *found = strstr(p, "(found ");
+    long nics = 0;
+    if (found != NULL) {
+        found += 7;
+        if (text_read_digits(&found, &nics) && text_starts_with(found, " nic") && nics > 0)
+            l->log->nics = (int)nics;
+    }
+    return 1;
+}
+
+/* DMA-BUF off: "DMA-BUF ... disabled", "dmabuf ... not supported". */
+static int take_dmabuf(log_line *l)
+{
+    const char *m = l->message;
+    if (strstr(m, "DMA-BUF") == NULL && strstr(m, "dmabuf") == NULL && strstr(m, "DMABUF") == NULL &&
+        strstr(m, "DmaBuf") == NULL)
+        return 0;
+    if (strstr(m, "isable") != NULL || strstr(m, "not supported") != NULL ||
+        strstr(m, "unsupported") != NULL || strstr(m, "not available") != NULL ||
+        strstr(m, " 0") != NULL) {
+        if (l->log->dmabuf_off.line == 0)
+            set_fact(&l->log->dmabuf_off, m, l->line);
+        return 1;
+    }
+    return 0;
+}
+
+/* "GID 3 (0/...)" / "GID 0 (80FE...)" on NET/IB lines: the RoCE GID index in use. */
+static int take_gid(log_line *l)
+{
+    const char *g = strstr(l->message, " GID ");
+    if (g == NULL || strstr(l->message, "NET/IB") == NULL)
+        return 0;
+    const char *digits = g + 5;
+    long index = 0;
+    if (!text_read_digits(&digits, &index) || (*digits != ' ' && *digits != '\0' && *digits != ','))
+        return 0;
+    collcalc_nccl_log *log = l->log;
+    for (int i = 0; i < log->gid_count; i++)
+        if (log->gids[i].index == (int)index)
+            return 1;
+    if (log->gid_count >= COLLCALC_NCCL_GIDS_MAX)
+        return 1;
+    collcalc_nccl_gid *gid = &log->gids[log->gid_count++];
+    gid->index = (int)index;
+    gid->line = l->line;
+    gid->text[0] = '\0';
+    while (*digits == ' ')
+        digits++;
+    if (*digits == '(')
+        copy_word(gid->text, sizeof gid->text, digits + 1, ")");
+    return 1;
+}
+
+/* "MNNVL busId 0x901000 fabric UUID 3143...93 cliqueId 0x7ffe state 3 healthMask 0xaa" */
+static int take_mnnvl(log_line *l)
+{
+    const char *m = l->message;
+    if (!text_starts_with(m, "MNNVL busId "))
+        return 0;
+    collcalc_nccl_log *log = l->log;
+    char uuid[COLLCALC_NCCL_WORD_MAX] = "", clique[24] = "", domain[96];
+    const char *u = strstr(m, "fabric UUID ");
+    if (u != NULL)
+        copy_word(uuid, sizeof uuid, u + 12, NULL);
+    const char *c = strstr(m, "cliqueId ");
+    if (c != NULL)
+        copy_word(clique, sizeof clique, c + 9, NULL);
+    snprintf(domain, sizeof domain, "%s clique %s", uuid, clique);
+    if (log->mnnvl_gpus++ == 0) {
+        text_copy(log->mnnvl_domain, sizeof log->mnnvl_domain, domain);
+        log->mnnvl_domains = 1;
+        log->mnnvl_line = l->line;
+    } else if (strcmp(domain, log->mnnvl_domain) != 0) {
+        log->mnnvl_domains = 2;
+    }
+    int state = -1;
+    if (key_int(m, "state", &state) && state != 3)
+        log->mnnvl_not_ready++;
     return 1;
 }
 
@@ -455,6 +573,11 @@ static int take_trees(log_line *l)
 {
     if (!text_starts_with(l->message, "Trees"))
         return 0;
+    int nranks = 0;
+    if (key_int(l->message, "nRanks", &nranks) && nranks > l->log->nranks) {
+        l->log->nranks = nranks; /* RCCL: "Trees [0] ... comm 0x.. nRanks 08 busId c9000" */
+        l->log->comm_line = l->line;
+    }
     int count = 0;
     for (const char *p = l->message; (p = strchr(p, '[')) != NULL; p++)
         count++;
@@ -544,6 +667,8 @@ static int take_var(log_line *l)
     collcalc_nccl_var *var = &log->vars[log->var_count++];
     text_copy(var->name, sizeof var->name, name);
     copy_word(var->value, sizeof var->value, value + skip, NULL);
+    if (strstr(var->value, "XGMI") != NULL) /* an AMD link: RCCL's log */
+        log->rccl = 1;
     size_t n = strlen(var->value);
     if (n > 1 && var->value[n - 1] == '.') /* integer parameters are echoed "to 1." */
         var->value[n - 1] = '\0';
@@ -564,7 +689,57 @@ static int take_bootstrap_time(log_line *l)
     return 1;
 }
 
-/* "AllReduce: 1048576 Bytes -> Algo 1 proto 2 time 20.500000" */
+/* NCCL's algorithm names by enum value (src/include/nccl_common.h of NCCL
+ * 2.23+: TREE, RING, COLLNET_DIRECT, COLLNET_CHAIN, NVLS, NVLS_TREE, PAT). */
+static const char *const ALGORITHMS[] = {"Tree", "Ring", "CollNetDirect", "CollNetChain",
+                                         "NVLS", "NVLSTree", "PAT"};
+static const char *const PROTOCOLS[] = {"LL", "LL128", "Simple"};
+
+/* Letters and digits only, lower case: "COLLNET_DIRECT" and "CollNetDirect" match. */
+static void squeeze(char *out, size_t cap, const char *in)
+{
+    size_t n = 0;
+    for (; *in != '\0' && n + 1 < cap; in++) {
+        char c = *in >= 'A' && *in <= 'Z' ? (char)(*in - 'A' + 'a') : *in;
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            out[n++] = c;
+    }
+    out[n] = '\0';
+}
+
+/* The id of a printed name or number in names[0..count); the name shown into out. */
+static int name_id(const char *word, const char *const *names, int count, char *out, size_t cap)
+{
+    if (word[0] >= '0' && word[0] <= '9' && word[1] == '\0') {
+        int id = word[0] - '0';
+        text_copy(out, cap, id < count ? names[id] : word);
+        return id < count ? id : -1;
+    }
+    char a[24], b[24];
+    squeeze(a, sizeof a, word);
+    for (int i = 0; i < count; i++) {
+        squeeze(b, sizeof b, names[i]);
+        if (strcmp(a, b) == 0) {
+            text_copy(out, cap, names[i]);
+            return i;
+        }
+    }
+    text_copy(out, cap, word);
+    return -1;
+}
+
+static int algorithm_id(const char *word, char *out, size_t cap)
+{
+    return name_id(word, ALGORITHMS, (int)(sizeof ALGORITHMS / sizeof ALGORITHMS[0]), out, cap);
+}
+
+static int protocol_id(const char *word, char *out, size_t cap)
+{
+    return name_id(word, PROTOCOLS, (int)(sizeof PROTOCOLS / sizeof PROTOCOLS[0]), out, cap);
+}
+
+/* "AllReduce: 1048576 Bytes -> Algo 1 proto 2 time 20.500000" (2.18-2.2x),
+ * "AllGather: 32768 Bytes -> Algo PAT proto SIMPLE channel{Lo..Hi}={0..1}" (2.26+). */
 static int take_choice(log_line *l)
 {
     const char *m = l->message, *arrow = strstr(m, " Bytes -> Algo ");
@@ -585,11 +760,37 @@ static int take_choice(log_line *l)
     long bytes = 0;
     if (text_read_digits(&digits, &bytes))
         choice->bytes = bytes;
-    key_int(arrow, "Algo", &choice->algorithm);
-    key_int(arrow, "proto", &choice->protocol);
+    choice->algorithm = choice->protocol = -1;
+    choice->channel_lo = choice->channel_hi = -1;
+    const char *a = arrow + 15;
+    while (*a == ' ')
+        a++;
+    char word[24];
+    copy_word(word, sizeof word, a, NULL);
+    choice->algorithm = algorithm_id(word, choice->algorithm_name, sizeof choice->algorithm_name);
+    const char *proto = strstr(a, "proto ");
+    if (proto != NULL) {
+        proto += 6;
+        while (*proto == ' ')
+            proto++;
+        copy_word(word, sizeof word, proto, NULL);
+        choice->protocol = protocol_id(word, choice->protocol_name, sizeof choice->protocol_name);
+    }
     const char *time = strstr(arrow, " time ");
     if (time != NULL)
         read_number(time + 6, &choice->time_us);
+    const char *channels = strstr(arrow, "={");
+    if (channels != NULL) {
+        const char *d = channels + 2;
+        long lo = 0, hi = 0;
+        if (text_read_digits(&d, &lo) && text_starts_with(d, "..")) {
+            d += 2;
+            if (text_read_digits(&d, &hi) && *d == '}') {
+                choice->channel_lo = (int)lo;
+                choice->channel_hi = (int)hi;
+            }
+        }
+    }
     choice->line = l->line;
     return 1;
 }
@@ -601,17 +802,102 @@ static int take_tuning_table(log_line *l)
     const char *m = l->message;
     if (strchr(m, '|') == NULL)
         return 0;
+    while (*m == ' ')
+        m++;
     static const char *const heads[] = {"Algorithm", "Protocol", "Max NThreads", "Broadcast",
                                         "Reduce", "AllGather", "ReduceScatter", "AllReduce",
                                         "SendRecv", "AllToAll", "Latency", "Bandwidth"};
-    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
-        if (text_starts_with(m, heads[i])) {
-            if (l->log->tuning_lines++ == 0)
-                l->log->first_tuning_line = l->line;
-            return 1;
-        }
+    size_t head = sizeof heads / sizeof heads[0];
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0] && head == sizeof heads / sizeof heads[0];
+         i++)
+        if (text_starts_with(m, heads[i]) &&
+            (m[strlen(heads[i])] == ' ' || m[strlen(heads[i])] == '|'))
+            head = i;
+    if (head == sizeof heads / sizeof heads[0])
+        return 0;
+    collcalc_nccl_log *log = l->log;
+    if (log->tuning_lines++ == 0)
+        log->first_tuning_line = l->line;
+    /* The cells between bars: algorithm names span three protocol columns. */
+    char cells[24][24];
+    int count = 0;
+    for (const char *bar = strchr(m, '|'); bar != NULL && count < 24;) {
+        const char *next = strchr(bar + 1, '|');
+        if (next == NULL)
+            break;
+        const char *a = bar + 1;
+        while (a < next && *a == ' ')
+            a++;
+        size_t n = (size_t)(next - a);
+        while (n > 0 && a[n - 1] == ' ')
+            n--;
+        text_copy_n(cells[count++], sizeof cells[0], a, n);
+        bar = next;
     }
-    return 0;
+    if (head == 0) { /* Algorithm */
+        log->tuning_algorithm_count = 0;
+        for (int i = 0; i < count && i < 16; i++)
+            text_copy(log->tuning_algorithms[log->tuning_algorithm_count++],
+                      sizeof log->tuning_algorithms[0], cells[i]);
+        log->tuning_protocol_count = 0;
+        return 1;
+    }
+    if (head == 1) { /* Protocol */
+        log->tuning_protocol_count = 0;
+        for (int i = 0; i < count && i < 48; i++)
+            text_copy(log->tuning_protocols[log->tuning_protocol_count++],
+                      sizeof log->tuning_protocols[0], cells[i]);
+        return 1;
+    }
+    if (head < 3 || log->tuning_protocol_count == 0 || log->tuning_algorithm_count == 0)
+        return 1;
+    int per = log->tuning_protocol_count / log->tuning_algorithm_count;
+    if (per <= 0)
+        return 1;
+    for (int i = 0; i < count && i < log->tuning_protocol_count; i++) {
+        double latency = 0.0, bw = 0.0;
+        const char *slash = strchr(cells[i], '/');
+        if (slash == NULL || !read_number(cells[i], &latency))
+            continue;
+        const char *b = slash + 1;
+        while (*b == ' ')
+            b++;
+        if (!read_number(b, &bw))
+            continue;
+        if (log->tuning_cell_count >= COLLCALC_NCCL_TUNING_CELLS_MAX) {
+            log->tuning_cells_dropped++;
+            continue;
+        }
+        collcalc_nccl_tuning_cell *cell = &log->tuning_cells[log->tuning_cell_count++];
+        text_copy(cell->op, sizeof cell->op, heads[head]);
+        char shown[16];
+        name_id(log->tuning_algorithms[i / per], ALGORITHMS,
+                (int)(sizeof ALGORITHMS / sizeof ALGORITHMS[0]), shown, sizeof shown);
+        text_copy(cell->algorithm, sizeof cell->algorithm, shown);
+        name_id(log->tuning_protocols[i], PROTOCOLS, (int)(sizeof PROTOCOLS / sizeof PROTOCOLS[0]),
+                shown, sizeof shown);
+        text_copy(cell->protocol, sizeof cell->protocol, shown);
+        cell->latency_us = latency;
+        cell->bw_GBps = bw;
+        cell->line = l->line;
+    }
+    return 1;
+}
+
+/* Any other line naming "nRanks N" (NET/OFI and RCCL print it in their own lines). */
+static int take_any_ranks(log_line *l)
+{
+    int nranks = 0;
+    if (strstr(l->message, "nRanks ") == NULL)
+        return 0;
+    if (!key_int(l->message, "nRanks", &nranks)) {
+        if (l->log->numbers_too_large++ == 0)
+            l->log->too_large_line = l->line;
+        return 0;
+    }
+    if (nranks > l->log->nranks)
+        l->log->nranks = nranks;
+    return 1;
 }
 
 static void take_warn(log_line *l)
@@ -635,6 +921,7 @@ static void recognise(log_line *l)
         take_network, take_ib,         take_socket,   take_provider,       take_p2p_type,
         take_hop,     take_ring_listing, take_channels, take_trees,        take_connected,
         take_graph,   take_var,        take_bootstrap_time, take_choice,   take_tuning_table,
+        take_mnnvl,   take_gid,        take_dmabuf,   take_any_ranks,
     };
     if (l->warn)
         take_warn(l);
@@ -653,13 +940,33 @@ void collcalc_nccl_log_feed_line(collcalc_nccl_log *log, const char *line, size_
     text_clean(line != NULL ? line : "", line != NULL ? length : 0, clean, sizeof clean, &cut);
     if (cut)
         log->cut_lines++;
+    const char *start = clean;
+    while (*start == ' ' || *start == '\t')
+        start++;
+    if (*start == '#') /* a comment quoting NCCL is not NCCL speaking */
+        return;
     const char *info = strstr(clean, "NCCL INFO ");
     const char *warn = strstr(clean, "NCCL WARN ");
+    if (info == NULL && warn == NULL) {
+        info = strstr(clean, "RCCL INFO ");
+        warn = strstr(clean, "RCCL WARN ");
+        if (info != NULL || warn != NULL)
+            log->rccl = 1;
+    }
     const char *mark = info;
     if (mark == NULL || (warn != NULL && warn < mark))
         mark = warn;
-    if (mark == NULL)
+    if (mark == NULL) {
+        /* "NCCL version 2.21.5+cuda12.4" printed bare (PyTorch, nccl-tests) */
+        const char *v = strstr(clean, "NCCL version ");
+        if (v == NULL)
+            v = strstr(clean, "RCCL version ");
+        if (v != NULL && v[13] >= '0' && v[13] <= '9' && log->version.line == 0) {
+            log_line bare = {log, v, log->last_line, -1, 0};
+            take_version(&bare);
+        }
         return;
+    }
     log->nccl_lines++;
     log_line l = {log, mark + 10, log->last_line, -1, mark == warn};
     while (*l.message == ' ')
@@ -774,8 +1081,53 @@ static void find_plugin_failed(const collcalc_nccl_log *log, collcalc_findings *
         add_lines(finding, log->plugin_fail_lines, log->plugin_fail_line_count);
 }
 
+/* The interfaces of "[0]ibp5s0:<0> [1]ibp70s0:<0>" that are IPoIB (names "ib..."), listed. */
+static int ipoib_interfaces(const char *text, char *list, size_t cap)
+{
+    int count = 0;
+    list[0] = '\0';
+    for (const char *p = strchr(text, ']'); p != NULL; p = strchr(p + 1, ']')) {
+        char name[COLLCALC_NCCL_WORD_MAX];
+        copy_word(name, sizeof name, p + 1, ":<");
+        if (text_starts_with(name, "ib")) {
+            text_append(list, cap, "%s%s", count > 0 ? ", " : "", name);
+            count++;
+        }
+    }
+    if (count == 0 && text[0] != '[') {
+        char name[COLLCALC_NCCL_WORD_MAX];
+        copy_word(name, sizeof name, text, ":<");
+        if (text_starts_with(name, "ib")) {
+            text_copy(list, cap, name);
+            count = 1;
+        }
+    }
+    return count;
+}
+
 static void find_socket_other(const collcalc_nccl_log *log, collcalc_findings *out)
 {
+    char ipoib[96] = "";
+    if (log->socket_if.line > 0 && ipoib_interfaces(log->socket_if.text, ipoib, sizeof ipoib) > 0) {
+        collcalc_finding *finding = collcalc_findings_add(
+            out, COLLCALC_SEVERITY_ERROR, "ib-socket-fallback",
+            "Make libibverbs load: install rdma-core (libibverbs.so.1 and the mlx5 provider) in the "
+            "container, expose /dev/infiniband, check NCCL_IB_HCA and that NCCL_IB_DISABLE is unset; "
+            "then NET/IB replaces NET/Socket.",
+            "InfiniBand fell back to sockets: %sNCCL runs NET/Socket (TCP) over %s (line %ld), the "
+            "IPoIB interfaces of the InfiniBand NICs: a few GB/s instead of RDMA's 25-50 GB/s per "
+            "NIC.",
+            log->verbs_missing.line > 0 ? "libibverbs could not be loaded, so " : "", ipoib,
+            log->socket_if.line);
+        collcalc_finding_add_line(finding, log->verbs_missing.line);
+        collcalc_finding_add_line(finding, log->ib_none.line);
+        collcalc_finding_add_line(finding, log->socket_if.line);
+        add_lines(finding, log->hops[COLLCALC_NCCL_HOP_NET_SOCKET].lines,
+                  log->hops[COLLCALC_NCCL_HOP_NET_SOCKET].line_count > 4
+                      ? 4
+                      : log->hops[COLLCALC_NCCL_HOP_NET_SOCKET].line_count);
+        return;
+    }
     char causes[COLLCALC_FINDING_TEXT_MAX] = "";
     const char *disable = collcalc_nccl_log_var(log, "NCCL_IB_DISABLE");
     if (disable != NULL && strcmp(disable, "0") != 0)
@@ -812,7 +1164,8 @@ static void find_network(const collcalc_nccl_log *log, collcalc_findings *out)
     else if (log->plugin_failed)
         find_plugin_failed(log, out);
     else if (log->hops[COLLCALC_NCCL_HOP_NET_SOCKET].count > 0 ||
-             (strcmp(log->network.text, "Socket") == 0 && log->nnodes > 1))
+             (strcmp(log->network.text, "Socket") == 0 && log->nnodes > 1) ||
+             (log->socket_if.line > 0 && (log->verbs_missing.line > 0 || log->ib_none.line > 0)))
         find_socket_other(log, out);
 }
 
@@ -948,20 +1301,42 @@ static void find_gdr(const collcalc_nccl_log *log, collcalc_findings *out)
     long fabric = fabric_hops(log);
     long gdr_hops = log->hops[COLLCALC_NCCL_HOP_NET_IB].gdr_count +
                     log->hops[COLLCALC_NCCL_HOP_NET_PLUGIN].gdr_count;
-    if (fabric == 0 || log->gdr_rings_on > 0 || gdr_hops > 0)
-        return;
-    if (log->gdr_rings_off == 0 && log->gdr_disabled.line == 0)
+    if ((fabric == 0 && log->gdr_disabled.line == 0) || log->gdr_rings_on > 0 || gdr_hops > 0)
         return;
     long line = log->gdr_off_line > 0 ? log->gdr_off_line : log->gdr_disabled.line;
+    const collcalc_nccl_hops *net = log->hops[COLLCALC_NCCL_HOP_NET_IB].count > 0
+                                        ? &log->hops[COLLCALC_NCCL_HOP_NET_IB]
+                                        : &log->hops[COLLCALC_NCCL_HOP_NET_PLUGIN];
+    int no_module = strstr(log->gdr_disabled.text, "no module") != NULL;
+    const char *level = collcalc_nccl_log_var(log, "NCCL_NET_GDR_LEVEL");
+    char why[COLLCALC_FINDING_TEXT_MAX] = "";
+    if (log->gdr_disabled.line > 0)
+        text_append(why, sizeof why, "; NCCL says '%.90s' (line %ld)", log->gdr_disabled.text,
+                    log->gdr_disabled.line);
+    if (fabric > 0)
+        text_append(why, sizeof why, "; %ld hops go via %s without GDRDMA (line %ld)", fabric,
+                    net->example, net->line_count > 0 ? net->lines[0] : 0L);
+    if (level != NULL)
+        text_append(why, sizeof why, "; NCCL_NET_GDR_LEVEL=%s is set", level);
+    char off[96] = "";
+    if (log->gdr_off_line > 0)
+        snprintf(off, sizeof off, " (line %ld) while %ld hops cross the network fabric",
+                 log->gdr_off_line, fabric);
     collcalc_finding *finding = collcalc_findings_add(
-        out, COLLCALC_SEVERITY_WARNING, "gdr-off",
-        "Load GPUDirect RDMA support (nvidia-peermem or DMA-BUF), check NCCL_NET_GDR_LEVEL against "
-        "the GPU-NIC distance in nvidia-smi topo -m, and NCCL_NET_GDR_READ.",
-        "GPUDirect RDMA is off (line %ld) while %ld hops cross the network fabric: NIC traffic is "
-        "staged through host memory.",
-        line, fabric);
+        out, fabric > 0 ? COLLCALC_SEVERITY_WARNING : COLLCALC_SEVERITY_INFO, "gdr-off",
+        no_module ? "Load the GPUDirect RDMA module (modprobe nvidia-peermem) or use DMA-BUF "
+                    "(NCCL_DMABUF_ENABLE=1 with the open kernel driver and Linux 5.12+); then check "
+                    "NCCL_NET_GDR_LEVEL against the GPU-NIC distance in nvidia-smi topo -m."
+                  : "Check GPUDirect RDMA support (nvidia-peermem loaded, or DMA-BUF), "
+                    "NCCL_NET_GDR_LEVEL against the GPU-NIC distance in nvidia-smi topo -m (PIX/PXB "
+                    "allow it by default), and NCCL_NET_GDR_READ.",
+        "GPUDirect RDMA is %s%s%s: NIC traffic is staged through host memory%s.",
+        log->gdr_off_line > 0 ? "off" : "not used", off, log->gdr_off_line > 0 ? "" : why,
+        line > 0 ? "" : " (no hop says GDRDMA)");
     collcalc_finding_add_line(finding, log->gdr_off_line);
     collcalc_finding_add_line(finding, log->gdr_disabled.line);
+    if (net->line_count > 0)
+        collcalc_finding_add_line(finding, net->lines[0]);
 }
 
 static void find_channels(const collcalc_nccl_log *log, collcalc_findings *out)
@@ -1040,22 +1415,236 @@ static void find_warnings(const collcalc_nccl_log *log, collcalc_findings *out)
     add_lines(finding, log->other_warn_lines, log->other_warn_line_count);
 }
 
+static void format_bytes(char *out, size_t cap, long long bytes)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(out, cap, "%lld %s", bytes, units[u]);
+}
+
 static void find_tuning(const collcalc_nccl_log *log, collcalc_findings *out)
 {
     if (log->tuning_lines == 0 && log->choice_count == 0)
         return;
+    /* Choices, runs of the same algorithm and protocol folded: "AllGather 16 B..16 KiB Ring/LL". */
     char choices[COLLCALC_FINDING_TEXT_MAX] = "";
-    for (int i = 0; i < log->choice_count && i < 4; i++)
-        text_append(choices, sizeof choices, "%s%s %lld B -> algo %d proto %d (%.1f us)",
-               i > 0 ? "; " : "", log->choices[i].op, log->choices[i].bytes,
-               log->choices[i].algorithm, log->choices[i].protocol, log->choices[i].time_us);
+    for (int i = 0; i < log->choice_count;) {
+        const collcalc_nccl_choice *c = &log->choices[i];
+        int j = i;
+        while (j + 1 < log->choice_count && strcmp(log->choices[j + 1].op, c->op) == 0 &&
+               strcmp(log->choices[j + 1].algorithm_name, c->algorithm_name) == 0 &&
+               strcmp(log->choices[j + 1].protocol_name, c->protocol_name) == 0)
+            j++;
+        char a[24], b[24];
+        format_bytes(a, sizeof a, c->bytes);
+        format_bytes(b, sizeof b, log->choices[j].bytes);
+        if (j > i)
+            text_append(choices, sizeof choices, "%s%s %s..%s %s/%s", choices[0] ? "; " : "",
+                        c->op, a, b, c->algorithm_name, c->protocol_name);
+        else
+            text_append(choices, sizeof choices, "%s%s %s %s/%s", choices[0] ? "; " : "", c->op,
+                        a, c->algorithm_name, c->protocol_name);
+        i = j + 1;
+    }
+    /* The table's non-zero cells: "AllGather Ring/LL 11.6 us 2.4 GB/s". */
+    char cells[COLLCALC_FINDING_TEXT_MAX] = "";
+    for (int i = 0; i < log->tuning_cell_count; i++) {
+        const collcalc_nccl_tuning_cell *c = &log->tuning_cells[i];
+        if (c->latency_us == 0.0 && c->bw_GBps == 0.0)
+            continue;
+        text_append(cells, sizeof cells, "%s%s %s/%s %.1f us %.1f GB/s", cells[0] ? ", " : "",
+                    c->op, c->algorithm, c->protocol, c->latency_us, c->bw_GBps);
+        if (strlen(cells) > 200) {
+            text_append(cells, sizeof cells, ", ...");
+            break;
+        }
+    }
     collcalc_finding *finding = collcalc_findings_add(
         out, COLLCALC_SEVERITY_INFO, "nccl-tuning", NULL,
-        "TUNING output: %ld table lines, %d per-size choices%s%s.", log->tuning_lines,
-        log->choice_count + (int)log->choices_dropped, choices[0] != '\0' ? ": " : "", choices);
+        "NCCL's tuning: %d per-size choice%s%s%s; %ld table line%s.",
+        log->choice_count + (int)log->choices_dropped,
+        log->choice_count + log->choices_dropped == 1 ? "" : "s", choices[0] ? ": " : "", choices,
+        log->tuning_lines, log->tuning_lines == 1 ? "" : "s");
     collcalc_finding_add_line(finding, log->first_tuning_line);
     if (log->choice_count > 0)
         collcalc_finding_add_line(finding, log->choices[0].line);
+    if (cells[0] == '\0')
+        return;
+    finding = collcalc_findings_add(out, COLLCALC_SEVERITY_INFO, "nccl-tuning-table", NULL,
+                                    "NCCL's latency/bandwidth table (non-zero cells): %s.", cells);
+    collcalc_finding_add_line(finding, log->first_tuning_line);
+}
+
+static void find_gids(const collcalc_nccl_log *log, collcalc_findings *out)
+{
+    if (log->gid_count == 0)
+        return;
+    int link_local = -1;
+    for (int i = 0; i < log->gid_count; i++)
+        if (text_starts_with(log->gids[i].text, "80FE") || text_starts_with(log->gids[i].text, "fe80") ||
+            text_starts_with(log->gids[i].text, "FE80"))
+            link_local = i;
+    if (log->gid_count < 2 && link_local < 0)
+        return;
+    char list[160] = "";
+    for (int i = 0; i < log->gid_count; i++)
+        text_append(list, sizeof list, "%sGID %d (%.24s, line %ld)", i > 0 ? " and " : "",
+                    log->gids[i].index, log->gids[i].text, log->gids[i].line);
+    collcalc_finding *finding = collcalc_findings_add(
+        out, COLLCALC_SEVERITY_WARNING, "mixed-gid",
+        "Set NCCL_IB_GID_INDEX on every node to the RoCE v2 IPv4 GID (often 3; list them with "
+        "show_gids or ibv_devinfo -v) and check the NIC that differs (a re-plugged cable or a port "
+        "without its IP address falls back to the link-local GID 0).",
+        log->gid_count > 1 ? "RoCE GID indices differ between NICs or ranks: %s; NICs on different "
+                             "GIDs (RoCE v1 / link-local vs RoCE v2) run far below line rate or "
+                             "not at all."
+                           : "RoCE uses a link-local GID: %s; a link-local (fe80::) GID is not "
+                             "routable and usually means the port has no IP address.",
+        list);
+    for (int i = 0; i < log->gid_count; i++)
+        collcalc_finding_add_line(finding, log->gids[i].line);
+}
+
+static void find_ofi(const collcalc_nccl_log *log, collcalc_findings *out)
+{
+    if (log->ofi_provider.line == 0)
+        return;
+    long gdr = log->hops[COLLCALC_NCCL_HOP_NET_PLUGIN].gdr_count;
+    char nics[48] = "";
+    if (log->nics > 0)
+        snprintf(nics, sizeof nics, " with %d NIC%s", log->nics, log->nics == 1 ? "" : "s");
+    collcalc_finding *finding = collcalc_findings_add(
+        out, log->dmabuf_off.line > 0 && gdr == 0 ? COLLCALC_SEVERITY_WARNING : COLLCALC_SEVERITY_INFO,
+        log->dmabuf_off.line > 0 ? "ofi-dmabuf-off" : "ofi-provider",
+        log->dmabuf_off.line > 0
+            ? "For EFA: use a kernel, driver and aws-ofi-nccl with DMA-BUF (or load nvidia-peermem) "
+              "so GPU memory is registered directly; check FI_EFA_USE_DEVICE_RDMA=1 on p4d/p5."
+            : NULL,
+        "NET/OFI (libfabric) provider %s%s (line %ld)%s%.100s%s.", log->ofi_provider.text, nics,
+        log->ofi_provider.line, log->dmabuf_off.line > 0 ? "; DMA-BUF is off: '" : "",
+        log->dmabuf_off.text, log->dmabuf_off.line > 0 ? "'" : "");
+    collcalc_finding_add_line(finding, log->ofi_provider.line);
+    collcalc_finding_add_line(finding, log->dmabuf_off.line);
+}
+
+static void find_mnnvl(const collcalc_nccl_log *log, collcalc_findings *out)
+{
+    if (log->mnnvl_gpus == 0)
+        return;
+    int bad = log->mnnvl_domains > 1 || log->mnnvl_not_ready > 0;
+    const char *nvls = collcalc_nccl_log_var(log, "NCCL_NVLS_ENABLE");
+    collcalc_finding *finding = collcalc_findings_add(
+        out, bad ? COLLCALC_SEVERITY_WARNING : COLLCALC_SEVERITY_INFO,
+        bad ? "mnnvl-domain" : "mnnvl",
+        bad ? "Check the IMEX service and the fabric manager on every tray (nvidia-smi -q: "
+              "Fabric State Completed, the same Cluster UUID and Clique Id) before NVLS/MNNVL runs."
+            : (nvls != NULL && strcmp(nvls, "0") != 0
+                   ? "NVLS is asked for (NCCL_NVLS_ENABLE): it needs the IMEX channel devices "
+                     "(/dev/nvidia-caps-imex-channels) and cuMem (NCCL_CUMEM_ENABLE=1) in the "
+                     "container; a WARN naming NVLS or cuMulticast means one is missing."
+                   : NULL),
+        "Multi-node NVLink: %d GPU line%s report the fabric (%s)%s%s (line %ld).", log->mnnvl_gpus,
+        log->mnnvl_gpus == 1 ? "" : "s", log->mnnvl_domain,
+        log->mnnvl_domains > 1 ? "; GPUs report different fabric UUIDs or cliques" : "; one NVLink domain",
+        log->mnnvl_not_ready > 0 ? "; some are not in state 3 (completed)" : "", log->mnnvl_line);
+    collcalc_finding_add_line(finding, log->mnnvl_line);
+}
+
+static void find_nvls(const collcalc_nccl_log *log, collcalc_findings *out)
+{
+    if (log->channels_line == 0 || log->nvls_channels > 0)
+        return;
+    const char *algo = collcalc_nccl_log_var(log, "NCCL_ALGO");
+    const char *enable = collcalc_nccl_log_var(log, "NCCL_NVLS_ENABLE");
+    char squeezed[COLLCALC_NCCL_WORD_MAX];
+    squeeze(squeezed, sizeof squeezed, algo != NULL ? algo : "");
+    int asked = (algo != NULL && strstr(squeezed, "nvls") != NULL && algo[0] != '^') ||
+                (enable != NULL && strcmp(enable, "0") != 0);
+    if (enable != NULL && strcmp(enable, "0") == 0)
+        return;
+    if (!asked)
+        return;
+    collcalc_finding *finding = collcalc_findings_add(
+        out, COLLCALC_SEVERITY_WARNING, "nvls-zero-channels",
+        "NVLS needs NVSwitch with NVLink SHARP, the fabric manager running, a driver with "
+        "multicast (nvidia-smi -q | grep -i multicast), cuMem (NCCL_CUMEM_ENABLE not 0) and all "
+        "GPUs of the node in the communicator; without it all-reduce runs Ring/Tree.",
+        "%d coll channels but 0 NVLS channels (line %ld) although %s%.60s asks for NVLS: NCCL "
+        "could not set NVLS up on this machine.",
+        log->coll_channels, log->channels_line, algo != NULL ? "NCCL_ALGO=" : "NCCL_NVLS_ENABLE=",
+        algo != NULL ? algo : enable);
+    collcalc_finding_add_line(finding, log->channels_line);
+}
+
+/* What the environment set, as NCCL echoed it; the settings that cost most, said first. */
+static void find_vars(const collcalc_nccl_log *log, collcalc_findings *out)
+{
+    if (log->var_count == 0)
+        return;
+    static const struct {
+        const char *name, *bad, *why, *next;
+    } costly[] = {
+        {"NCCL_P2P_DISABLE", "1", "GPUs of a node do not use P2P (NVLink or PCIe): traffic goes "
+                                  "through host memory (SHM)",
+         "Unset NCCL_P2P_DISABLE (if P2P hangs, fix ACS/IOMMU on the PCIe switches instead)."},
+        {"NCCL_SHM_DISABLE", "1", "the host-memory path between GPUs of a node is off",
+         "Unset NCCL_SHM_DISABLE unless P2P covers every pair."},
+        {"NCCL_IB_DISABLE", "1", "InfiniBand/RoCE is off: traffic between nodes goes over TCP "
+                                 "sockets",
+         "Unset NCCL_IB_DISABLE on machines with InfiniBand/RoCE NICs."},
+        {"NCCL_NVLS_ENABLE", "0", "NVLink SHARP is off", "Unset NCCL_NVLS_ENABLE on NVSwitch "
+                                                         "systems to let NCCL use NVLS."},
+        {"NCCL_NET_GDR_LEVEL", "LOC", "GPUDirect RDMA is off", "Unset NCCL_NET_GDR_LEVEL or set "
+                                                              "it to PHB/SYS."},
+        {"NCCL_NET_GDR_LEVEL", "0", "GPUDirect RDMA is off", "Unset NCCL_NET_GDR_LEVEL or set "
+                                                            "it to PHB/SYS."},
+    };
+    for (size_t i = 0; i < sizeof costly / sizeof costly[0]; i++) {
+        const char *value = collcalc_nccl_log_var(log, costly[i].name);
+        if (value == NULL || strcmp(value, costly[i].bad) != 0)
+            continue;
+        long line = 0;
+        for (int k = 0; k < log->var_count; k++)
+            if (strcmp(log->vars[k].name, costly[i].name) == 0)
+                line = log->vars[k].line;
+        collcalc_finding *finding = collcalc_findings_add(
+            out, COLLCALC_SEVERITY_WARNING, "env-costly", costly[i].next,
+            "%s set by environment to %s (line %ld): %s.", costly[i].name, value, line,
+            costly[i].why);
+        collcalc_finding_add_line(finding, line);
+    }
+    char list[COLLCALC_FINDING_TEXT_MAX] = "";
+    for (int i = 0; i < log->var_count; i++)
+        text_append(list, sizeof list, "%s%s=%s", i > 0 ? ", " : "", log->vars[i].name,
+                    log->vars[i].value);
+    collcalc_finding *finding = collcalc_findings_add(
+        out, COLLCALC_SEVERITY_INFO, "env", NULL, "Environment NCCL echoed (%d variable%s%s): %s.",
+        log->var_count + (int)log->vars_dropped, log->var_count + log->vars_dropped == 1 ? "" : "s",
+        log->vars_dropped > 0 ? ", the first listed" : "", list);
+    for (int i = 0; i < log->var_count && i < COLLCALC_FINDING_LINES_MAX; i++)
+        collcalc_finding_add_line(finding, log->vars[i].line);
+}
+
+static void find_limits(const collcalc_nccl_log *log, collcalc_findings *out)
+{
+    if (log->hosts_dropped > 0 || log->host_total_capped)
+        collcalc_findings_add(out, COLLCALC_SEVERITY_INFO, "hosts-many", NULL,
+                              "%s%ld distinct hosts in the log; the names of the first %d are kept.",
+                              log->host_total_capped ? "more than " : "", log->host_total,
+                              COLLCALC_NCCL_HOSTS_MAX);
+    if (log->numbers_too_large > 0) {
+        collcalc_finding *finding = collcalc_findings_add(
+            out, COLLCALC_SEVERITY_WARNING, "number-too-large", "Check the log is not corrupted.",
+            "%ld line%s a count too large to be one NCCL prints (first: line %ld); it was "
+            "not read.",
+            log->numbers_too_large, log->numbers_too_large == 1 ? " gives" : "s give",
+            log->too_large_line);
+        collcalc_finding_add_line(finding, log->too_large_line);
+    }
 }
 
 static void hop_summary(const collcalc_nccl_log *log, char *buf, size_t cap)
@@ -1071,7 +1660,9 @@ static void find_summary(const collcalc_nccl_log *log, collcalc_findings *out)
 {
     char text[COLLCALC_FINDING_TEXT_MAX] = "", hops[160];
     if (log->version.line > 0)
-        text_append(text, sizeof text, "NCCL %s", log->version.text);
+        text_append(text, sizeof text, "%s %s", log->rccl ? "RCCL" : "NCCL", log->version.text);
+    else if (log->rccl)
+        text_append(text, sizeof text, "RCCL (version not in the log)");
     else
         text_append(text, sizeof text, "NCCL version not in the log");
     if (log->cuda_driver.line > 0)
@@ -1081,12 +1672,15 @@ static void find_summary(const collcalc_nccl_log *log, collcalc_findings *out)
                log->nnodes == 1 ? "" : "s", log->local_ranks);
     else if (log->nranks > 0)
         text_append(text, sizeof text, "; %d ranks", log->nranks);
-    text_append(text, sizeof text, "; %d host%s seen", log->host_count, log->host_count == 1 ? "" : "s");
+    text_append(text, sizeof text, "; %s%ld host%s seen", log->host_total_capped ? "more than " : "",
+                log->host_total, log->host_total == 1 ? "" : "s");
     if (log->network.line > 0)
         text_append(text, sizeof text, "; network %s", log->network.text);
     if (log->coll_channels > 0 || log->ring_channels > 0)
         text_append(text, sizeof text, "; %d channels",
                log->coll_channels > 0 ? log->coll_channels : log->ring_channels);
+    if (log->trees > 0)
+        text_append(text, sizeof text, "; %d tree%s", log->trees, log->trees == 1 ? "" : "s");
     if (log->all_direct_p2p >= 0)
         text_append(text, sizeof text, "; isAllDirectP2p %d", log->all_direct_p2p);
     hop_summary(log, hops, sizeof hops);
@@ -1129,6 +1723,12 @@ collcalc_status collcalc_nccl_log_finish(const collcalc_nccl_log *log, collcalc_
     find_bootstrap(log, out);
     find_warnings(log, out);
     find_tuning(log, out);
+    find_gids(log, out);
+    find_ofi(log, out);
+    find_mnnvl(log, out);
+    find_nvls(log, out);
+    find_vars(log, out);
+    find_limits(log, out);
     find_cut_lines(log, out);
     find_summary(log, out);
     collcalc_findings_sort(out);

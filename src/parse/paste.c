@@ -562,7 +562,8 @@ collcalc_status collcalc_paste_feed_line(collcalc_paste *p, const char *line, si
     char *clean = p->clean + skip;
     n -= skip;
 
-    collcalc_nccl_log_feed_line(p->result.log, clean, n, number);
+    size_t launcher = text_skip_launcher(clean, n);
+    collcalc_nccl_log_feed_line(p->result.log, clean + launcher, n - launcher, number);
     bool nccl = is_nccl_line(clean);
     if (nccl) {
         note_log_hints(p, clean);

@@ -37,6 +37,16 @@ static const collcalc_finding *need(const char *code)
     return finding;
 }
 
+static const collcalc_finding *absent(const char *code)
+{
+    const collcalc_finding *finding = collcalc_findings_find(&found, code);
+    if (finding != NULL) {
+        print_error("unexpected finding %s: %s\n", code, finding->message);
+        fail();
+    }
+    return finding;
+}
+
 /* No message or next step was cut to fit COLLCALC_FINDING_TEXT_MAX. */
 static void assert_not_cut(void)
 {
@@ -189,7 +199,9 @@ static void test_healthy_a100(void **state)
     assert_int_equal(collcalc_findings_worst(&found), COLLCALC_SEVERITY_INFO);
     assert_int_equal(found.count, 1);
     const collcalc_finding *summary = need("nccl-summary");
-    assert_contains(summary->message, "24 channels; isAllDirectP2p 1; hops: 51 via P2P/CUMEM/read");
+    absent("env");
+    assert_contains(summary->message,
+                    "24 channels; 24 trees; isAllDirectP2p 1; hops: 51 via P2P/CUMEM/read");
 }
 
 static void test_not_a_log(void **state)
@@ -312,12 +324,146 @@ static void test_tuning_and_old_lines(void **state)
     assert_int_equal(log_state.choices[0].protocol, 2);
     assert_close(log_state.choices[0].time_us, 20.5, 0.0);
     assert_int_equal(log_state.host_count, 1);
+    assert_string_equal(log_state.choices[0].algorithm_name, "Ring");
+    assert_string_equal(log_state.choices[0].protocol_name, "Simple");
     assert_contains(need("nccl-tuning")->message,
-                    "2 table lines, 1 per-size choices: AllReduce 1048576 B -> algo 1 proto 2 (20.5 us)");
+                    "NCCL's tuning: 1 per-size choice: AllReduce 1 MiB Ring/Simple; 2 table lines");
     assert_contains(need("ib-bond")->next_step, "NCCL_IB_HCA");
     const collcalc_finding *warn = need("nccl-warn");
     assert_contains(warn->message, "1 NCCL WARN line; first: 'Cuda failure 'out of memory''");
     assert_int_equal(warn->lines[0], 8);
+}
+
+static void read_corpus(const char *name)
+{
+    char relative[256];
+    snprintf(relative, sizeof relative, "tests/fuzz/corpus/nccl_log/%s", name);
+    size_t length = 0;
+    char *text = test_read_file(test_source_path(relative), &length);
+    assert_non_null(text);
+    collcalc_nccl_log_init(&log_state);
+    collcalc_nccl_log_feed_text(&log_state, text, length);
+    free(text);
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_nccl_log_finish(&log_state, &found, &diag), COLLCALC_OK);
+    assert_not_cut();
+}
+
+/* NCCL 2.29's choice lines and the TUNING table (validation file, copied) */
+static void test_tuning_2_29(void **state)
+{
+    (void)state;
+    read_corpus("nccl_debug_tuning_algo_proto_table_rtx5090_socket_2rank_nccl2.29.7_ncclebpf.txt");
+    assert_int_equal(log_state.choice_count, COLLCALC_NCCL_CHOICES_MAX);
+    assert_int_equal(log_state.choice_count + log_state.choices_dropped, 23);
+    assert_string_equal(log_state.choices[0].op, "AllGather");
+    assert_string_equal(log_state.choices[0].algorithm_name, "Ring");
+    assert_string_equal(log_state.choices[0].protocol_name, "LL");
+    assert_int_equal(log_state.choices[0].algorithm, 1);
+    assert_int_equal(log_state.choices[0].protocol, 0);
+    assert_int_equal(log_state.choices[10].channel_hi, 3);
+    assert_int_equal(log_state.choices[11].bytes, 32768);
+    assert_string_equal(log_state.choices[11].algorithm_name, "PAT");
+    assert_int_equal(log_state.choices[11].algorithm, 6);
+    assert_string_equal(log_state.choices[11].protocol_name, "Simple");
+    assert_int_equal(log_state.tuning_cell_count, 12);
+    const collcalc_nccl_tuning_cell *cell = &log_state.tuning_cells[3];
+    assert_string_equal(cell->op, "AllGather");
+    assert_string_equal(cell->algorithm, "Ring");
+    assert_string_equal(cell->protocol, "LL");
+    assert_close(cell->latency_us, 11.6, 0.0);
+    assert_close(cell->bw_GBps, 2.4, 0.0);
+    const char *m = need("nccl-tuning")->message;
+    assert_contains(m, "AllGather 16 B..16 KiB Ring/LL; AllGather 32 KiB PAT/Simple");
+    assert_null(strstr(m, "algo 0 proto 0"));
+    assert_contains(need("nccl-tuning-table")->message, "AllGather Ring/LL 11.6 us 2.4 GB/s");
+}
+
+/* libibverbs missing, NET/Socket over IPoIB; NCCL_P2P_DISABLE echoed; a # line */
+static void test_ib_socket_fallback_ipoib(void **state)
+{
+    (void)state;
+    read_corpus("ib_socket_fallback_ipoib_p2p_disabled.txt");
+    assert_int_equal(log_state.warn_count, 0); /* the '#' comment quoting WARN */
+    assert_string_equal(log_state.network.text, "Socket");
+    const collcalc_finding *f = need("ib-socket-fallback");
+    assert_int_equal(f->severity, COLLCALC_SEVERITY_ERROR);
+    assert_contains(f->message, "over ibp5s0, ibp70s0, ibp157s0 (line 4)");
+    assert_has_line(f, 3);
+    const collcalc_finding *env = need("env-costly");
+    assert_contains(env->message, "NCCL_P2P_DISABLE set by environment to 1 (line 6)");
+    assert_contains(need("env")->message, "NCCL_P2P_DISABLE=1");
+}
+
+/* mixed RoCE GIDs, GDR without its module, a bare version line, an overflowing nRanks */
+static void test_gid_gdr_version_overflow(void **state)
+{
+    (void)state;
+    read_corpus("gid_mixed_gdr_no_module_bare_version.txt");
+    assert_string_equal(log_state.version.text, "2.21.5+cuda12.4");
+    assert_int_equal(log_state.gid_count, 2);
+    assert_contains(need("mixed-gid")->message, "GID 3 (0/C0A80A01FFFF0000, line 3) and GID 0");
+    assert_contains(need("mixed-gid")->next_step, "NCCL_IB_GID_INDEX");
+    const collcalc_finding *gdr = need("gdr-off");
+    assert_contains(gdr->message, "(no module)");
+    assert_contains(gdr->message, "2 hops go via NET/IB/0 without GDRDMA");
+    assert_contains(gdr->next_step, "nvidia-peermem");
+    assert_int_equal(log_state.nranks, 0); /* never 184467440 */
+    assert_has_line(need("number-too-large"), 8);
+}
+
+static void test_efa_nics(void **state)
+{
+    (void)state;
+    read_corpus("efa_16_nics_dmabuf_off.txt");
+    assert_int_equal(log_state.nics, 16);
+    assert_int_equal(log_state.nranks, 16);
+    assert_string_equal(log_state.ofi_provider.text, "efa");
+    assert_string_equal(log_state.network.text, "AWS Libfabric");
+    assert_contains(need("ofi-dmabuf-off")->message, "provider efa with 16 NICs");
+}
+
+static void test_nvls_mnnvl_rccl(void **state)
+{
+    (void)state;
+    read_corpus("nccl_debug_h800_1node_8gpu_0_nvls_channels_issue892.txt");
+    const collcalc_finding *f = need("nvls-zero-channels");
+    assert_contains(f->message, "16 coll channels but 0 NVLS channels (line 17)");
+    assert_contains(f->next_step, "fabric manager");
+    read_corpus("nccl_debug_gb200_mnnvl_4gpu_aarch64_nvls_error_issue1769.txt");
+    assert_int_equal(log_state.mnnvl_gpus, 4);
+    assert_int_equal(log_state.mnnvl_domains, 1);
+    assert_contains(need("mnnvl")->message, "3143b15bc2cd192b.28cc9b5473fb5b93 clique 0x7ffe");
+    assert_contains(need("mnnvl")->next_step, "IMEX");
+    read_corpus("nccl_debug_mi250x_rccl_2node_8rank_xgmi_trees_issue_rccl1026.txt");
+    assert_true(log_state.rccl);
+    assert_int_equal(log_state.nranks, 8);
+    assert_int_equal(log_state.trees, 4);
+    assert_int_equal(log_state.host_total, 2);
+    assert_contains(need("nccl-summary")->message, "RCCL (version not in the log); 8 ranks");
+    absent("nvls-zero-channels");
+}
+
+/* more hosts than names kept: counted, and said (issue 23 item 10) */
+static void test_many_hosts(void **state)
+{
+    (void)state;
+    collcalc_nccl_log_init(&log_state);
+    char line[256];
+    for (int i = 0; i < 64; i++) {
+        int n = snprintf(line, sizeof line,
+                         "node%02d:1:1 [0] NCCL INFO comm 0x1 rank %d nRanks 64 nNodes 64 "
+                         "localRanks 1 localRank 0",
+                         i, i);
+        collcalc_nccl_log_feed_line(&log_state, line, (size_t)n, 0);
+        collcalc_nccl_log_feed_line(&log_state, line, (size_t)n, 0);
+    }
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_nccl_log_finish(&log_state, &found, &diag), COLLCALC_OK);
+    assert_int_equal(log_state.host_count, COLLCALC_NCCL_HOSTS_MAX);
+    assert_int_equal(log_state.host_total, 64);
+    assert_contains(need("hosts-many")->message, "64 distinct hosts");
+    assert_contains(need("nccl-summary")->message, "64 hosts seen");
 }
 
 static void test_bounded_state(void **state)
@@ -380,6 +526,12 @@ int main(void)
         cmocka_unit_test(test_nodes_vs_hosts),
         cmocka_unit_test(test_tuning_and_old_lines),
         cmocka_unit_test(test_bounded_state),
+        cmocka_unit_test(test_tuning_2_29),
+        cmocka_unit_test(test_ib_socket_fallback_ipoib),
+        cmocka_unit_test(test_gid_gdr_version_overflow),
+        cmocka_unit_test(test_efa_nics),
+        cmocka_unit_test(test_nvls_mnnvl_rccl),
+        cmocka_unit_test(test_many_hosts),
         cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
