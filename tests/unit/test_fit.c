@@ -187,7 +187,10 @@ static void round_trip(const tables *t, const char *file, const char *platform_n
 }
 
 /* EFA (AWS p4de, 2 nodes): the model's transport correction already
- * carries EFA's step latency, so the fit adds little; both medians drop. */
+ * carries EFA's step latency, so the fit adds little there. Since the tree
+ * across nodes is costed from a double binary tree's traffic (doc/MODEL.md)
+ * the unfitted busbw is 14.8 % off on this run; the fitted bandwidth
+ * efficiency (0.903) brings it to 7.0 %. Both medians drop. */
 static void test_round_trip_efa(void **state)
 {
     collcalc_fit_result r;
@@ -199,14 +202,14 @@ static void test_round_trip_efa(void **state)
     assert_false(r.params[COLLCALC_FIT_FABRIC].fitted);
     assert_string_equal(r.params[COLLCALC_FIT_FABRIC].why_not, "needs a run on more than 2 nodes");
     assert_near(r.values.latency_inter_us, 0.7, 1e-12);
-    assert_near(r.values.bw_efficiency, 0.981, 1e-12);
+    assert_near(r.values.bw_efficiency, 0.903, 1e-12);
     assert_near(r.values.fabric_efficiency, 0.0, 0.0);
     assert_int_equal(r.total.large_rows, 12);
     assert_int_equal(r.total.small_rows, 14);
-    assert_near(r.total.busbw_error_before, 0.0717231639, 1e-9);
-    assert_near(busbw, 0.0699999416, 1e-9);
+    assert_near(r.total.busbw_error_before, 0.1479592905, 1e-9);
+    assert_near(busbw, 0.0700614233, 1e-9);
     assert_near(r.total.time_error_before, 0.0185588607, 1e-9);
-    assert_near(time, 0.0102647990, 1e-9);
+    assert_near(time, 0.0102753710, 1e-9);
     assert_true(r.total.log_rms_after < r.total.log_rms_before);
 }
 
