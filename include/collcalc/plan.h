@@ -320,8 +320,38 @@ typedef struct {
     double serial_us;               /* router + dispatch + experts + combine, unsplit */
     double timeline_us;             /* end of the last event */
     double hidden_us;               /* serial - timeline (may be negative) */
+    /* DeepEP's own accounting (what its tests print) beside the wire. */
+    double logical_dispatch_GBps;   /* normal, 1 node: NVLink bytes received / time;
+                                       several nodes: "RDMA" bytes counted per distinct
+                                       destination node, the token's own included / time */
+    double logical_combine_GBps;
+    double wire_dispatch_GBps;      /* what crosses this GPU's NIC share (several nodes) or
+                                       its NVLink (1 node) per second */
+    double wire_combine_GBps;
+    bool mnnvl;                     /* the NVLink domain spans nodes (G > 8): low-latency
+                                       selections inside it are NVLink stores, no RDMA issue */
     collcalc_findings findings;
 } collcalc_moe_result;
+
+/* The smallest redundant-expert count R >= 0 that makes ep divide the
+ * routed experts + R (what SGLang's --ep-num-redundant-experts needs);
+ * -1 for a dense model or ep < 1. */
+int collcalc_moe_redundant_for(const collcalc_model_shape *model, int ep);
+
+/* How EP fares as it leaves the NVLink domain: q evaluated at `inside`,
+ * the largest EP >= 2 within one domain (G GPUs) that divides the expert
+ * slots, and at `outside`, the smallest EP above G that divides them (0
+ * when none: the slots are at most G). */
+typedef struct {
+    int domain_gpus;
+    int inside, outside;
+    double inside_dispatch_us, inside_combine_us;
+    double outside_dispatch_us, outside_combine_us;
+    double inside_share_network, outside_share_network; /* of selections */
+} collcalc_moe_edge;
+
+collcalc_status collcalc_moe_domain_edge(const collcalc_moe_query *query,
+                                         collcalc_moe_edge *out_edge, collcalc_diag *diag);
 
 /* Costs one MoE layer. COLLCALC_ERR_INVALID for a dense model, ep < 2 or
  * above the slots, slots not divisible by ep, tokens 0 or absurd, expert

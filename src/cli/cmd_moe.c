@@ -192,6 +192,29 @@ int cmd_moe(cli_context *ctx)
     doc_text(doc, "all-to-all keeps %.3g GPUs busy per token (%s moved); scattering the experts and "
                   "all-reducing would involve all %d GPUs (%s per GPU)",
              r->a2a_gpus_busy_per_token, a, r->allreduce_gpus, b);
+    if (r->nodes > 1)
+        doc_text(doc, "DeepEP would print %.1f / %.1f GB/s \"RDMA\" (dispatch / combine: bytes "
+                      "counted per destination node, its own included, %.2f nodes per token); "
+                      "the NIC share carries %.1f / %.1f GB/s (%.2f remote nodes)",
+                 r->logical_dispatch_GBps, r->logical_combine_GBps, r->nodes_touched_per_token,
+                 r->wire_dispatch_GBps, r->wire_combine_GBps, r->remote_nodes_per_token);
+    else
+        doc_text(doc, "DeepEP would print %.1f / %.1f GB/s NVLink (dispatch / combine: bytes "
+                      "received from the other GPUs)",
+                 r->logical_dispatch_GBps, r->logical_combine_GBps);
+    collcalc_moe_edge edge;
+    collcalc_diag edge_diag;
+    if (collcalc_moe_domain_edge(&q, &edge, &edge_diag) == COLLCALC_OK && edge.inside >= 2 &&
+        edge.outside > 0) {
+        human_time_us(a, sizeof a, edge.inside_dispatch_us + edge.inside_combine_us);
+        human_time_us(b, sizeof b, edge.outside_dispatch_us + edge.outside_combine_us);
+        doc_text(doc, "leaving the NVLink domain (%d GPUs): EP %d dispatch + combine %s, EP %d %s "
+                      "(%.0f %% of selections on the network, %.2gx the time)",
+                 edge.domain_gpus, edge.inside, a, edge.outside, b,
+                 100.0 * edge.outside_share_network,
+                 (edge.outside_dispatch_us + edge.outside_combine_us) /
+                     (edge.inside_dispatch_us + edge.inside_combine_us));
+    }
     record_set *set = doc_records(doc, &MOE_SCHEMA);
     records_machine_only(set);
     record_begin(set);

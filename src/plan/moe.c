@@ -92,11 +92,16 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "ep %d is larger than %s's %d expert slots", q->ep, m->name,
                                   slots);
-    if (slots % q->ep != 0)
+    if (slots % q->ep != 0) {
+        int r = collcalc_moe_redundant_for(m, q->ep);
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "ep %d does not divide the %d expert slots (%d routed + %d "
-                                  "redundant)", q->ep, slots, m->routed_experts,
-                                  q->redundant_experts);
+                                  "redundant): %d redundant experts make %d slots, %d per GPU "
+                                  "(+%.1f %% expert memory)", q->ep, slots, m->routed_experts,
+                                  q->redundant_experts, r, m->routed_experts + r,
+                                  (m->routed_experts + r) / q->ep,
+                                  100.0 * r / m->routed_experts);
+    }
     if (q->tokens == 0 || q->tokens > COLLCALC_TOKENS_MAX)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "tokens must be between 1 and %llu (got %llu)",
@@ -367,7 +372,13 @@ static void layer_times(const collcalc_moe_query *q, const collcalc_moe_result *
         t->c_network = sel * r->share_network * c_b;
         double nvl_rate = c->ll_nvlink_efficiency * nvl_GBps * 1e3;
         double net_rate = c->ll_rdma_efficiency * nic_GBps * 1e3;
-        double messages = sel * (1.0 - r->share_local);
+        /* On 8-GPU nodes DeepEP's low-latency kernels send every
+         * selection as an RDMA message, inside the node too (its README:
+         * pure RDMA), which the per-message cost was fitted on; in a
+         * multi-node NVLink domain (G > 8: GB200/GB300 NVL72) selections
+         * inside it are NVLink stores (TensorRT-LLM's MNNVL all-to-all,
+         * DeepEP's NVLink path) and only those leaving it are messages. */
+        double messages = r->mnnvl ? sel * r->share_network : sel * (1.0 - r->share_local);
         t->dispatch_latency_us = c->ll_base_us + messages * c->ll_per_message_us;
         t->combine_latency_us = t->dispatch_latency_us + (r->ep - 1) * c->ll_combine_per_peer_us;
         t->dispatch_bandwidth_us =
@@ -482,6 +493,7 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     r->share_local = 1.0 / ep;
     r->share_nvlink = (double)(g - 1) / ep;
     r->share_network = (double)(ep - g) / ep;
+    r->mnnvl = q->cluster.gpus_per_node > 8;
     double experts_per_node = (double)m->routed_experts * g / ep;
     nodes_touched(q, r->nodes, (int)lround(experts_per_node), &r->nodes_touched_per_token,
                   &r->remote_nodes_per_token, &r->node_limited);
@@ -548,6 +560,28 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     if (plan_cost(&q->costing, &ar, &ar_result, NULL) == COLLCALC_OK)
         r->allreduce_us = ar_result.time_us;
 
+    /* DeepEP's printed bandwidth: one node, NVLink bytes received; several
+     * nodes, "RDMA" bytes counted once per distinct destination node of a
+     * token, its own node included (DeepEP issue 51: about N/(N-1) x what
+     * the NIC carries on 2 nodes). */
+    if (r->dispatch_us > 0 && r->combine_us > 0) {
+        double d_b = (double)r->dispatch_bytes_per_selection;
+        double c_b = (double)r->combine_bytes_per_selection;
+        double tokens = (double)q->tokens;
+        if (r->nodes > 1) {
+            r->logical_dispatch_GBps = tokens * r->nodes_touched_per_token * d_b / r->dispatch_us / 1e3;
+            r->logical_combine_GBps = tokens * r->nodes_touched_per_token * c_b / r->combine_us / 1e3;
+            r->wire_dispatch_GBps = r->bytes_network / r->dispatch_us / 1e3;
+            r->wire_combine_GBps = r->combine_bytes_network / r->combine_us / 1e3;
+        } else {
+            double nvl = r->selections_per_gpu * (1.0 - r->share_local);
+            r->logical_dispatch_GBps = nvl * d_b / r->dispatch_us / 1e3;
+            r->logical_combine_GBps = nvl * c_b / r->combine_us / 1e3;
+            r->wire_dispatch_GBps = r->logical_dispatch_GBps;
+            r->wire_combine_GBps = r->logical_combine_GBps;
+        }
+    }
+
     /* Split batch. */
     r->split_batch = q->split_batch;
     if (q->split_batch == 2)
@@ -587,4 +621,58 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                       "the MoE model produced a non-finite figure");
     return COLLCALC_OK;
+}
+
+int collcalc_moe_redundant_for(const collcalc_model_shape *model, int ep)
+{
+    if (!collcalc_model_is_moe(model) || ep < 1)
+        return -1;
+    int e = model->routed_experts;
+    return (ep - e % ep) % ep;
+}
+
+collcalc_status collcalc_moe_domain_edge(const collcalc_moe_query *query,
+                                         collcalc_moe_edge *out_edge, collcalc_diag *diag)
+{
+    if (query == NULL || out_edge == NULL || query->model == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no MoE query");
+    const collcalc_model_shape *m = query->model;
+    collcalc_moe_edge *e = out_edge;
+    memset(e, 0, sizeof *e);
+    int g = query->cluster.gpus_per_node;
+    int slots = m->routed_experts + query->redundant_experts;
+    e->domain_gpus = g;
+    for (int ep = 2; ep <= slots && ep <= g; ep++)
+        if (slots % ep == 0)
+            e->inside = ep;
+    for (int ep = g + 1; ep <= slots; ep++)
+        if (slots % ep == 0) {
+            e->outside = ep;
+            break;
+        }
+    collcalc_moe_result *r = collcalc_mem_malloc(sizeof *r);
+    if (r == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory");
+    collcalc_status status = COLLCALC_OK;
+    int eps[2] = {e->inside, e->outside};
+    for (int i = 0; i < 2 && status == COLLCALC_OK; i++) {
+        if (eps[i] < 2)
+            continue;
+        collcalc_moe_query q = *query;
+        q.ep = eps[i];
+        status = collcalc_moe_evaluate(&q, r, diag);
+        if (status != COLLCALC_OK)
+            break;
+        if (i == 0) {
+            e->inside_dispatch_us = r->dispatch_us;
+            e->inside_combine_us = r->combine_us;
+            e->inside_share_network = r->share_network;
+        } else {
+            e->outside_dispatch_us = r->dispatch_us;
+            e->outside_combine_us = r->combine_us;
+            e->outside_share_network = r->share_network;
+        }
+    }
+    collcalc_mem_free(r);
+    return status;
 }

@@ -542,8 +542,11 @@ static void rule_checks(const collcalc_plan_query *q, collcalc_plan_result *r,
             collcalc_findings_add(f, COLLCALC_SEVERITY_ERROR, "ep-experts",
                                   "choose an EP degree that divides the expert slots, or add "
                                   "redundant experts to make it divide",
-                                  "ep %d does not divide %s's %d expert slots", q->ep, m->name,
-                                  slots);
+                                  "ep %d does not divide %s's %d expert slots: %d redundant "
+                                  "experts make %d (--redundant-experts %d)", q->ep, m->name,
+                                  slots, collcalc_moe_redundant_for(m, q->ep),
+                                  m->routed_experts + collcalc_moe_redundant_for(m, q->ep),
+                                  collcalc_moe_redundant_for(m, q->ep));
     }
     if (m->layers % q->pp != 0)
         collcalc_findings_add(f, COLLCALC_SEVERITY_WARNING, "pp-uneven",

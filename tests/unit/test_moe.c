@@ -277,7 +277,12 @@ static void test_bad_input(void **state)
     q = h800_query(48, 128, COLLCALC_MOE_NORMAL);
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
     assert_string_equal(diag.message,
-                        "ep 48 does not divide the 256 expert slots (256 routed + 0 redundant)");
+                        "ep 48 does not divide the 256 expert slots (256 routed + 0 redundant): "
+                        "32 redundant experts make 288 slots, 6 per GPU (+12.5 % expert memory)");
+    assert_int_equal(collcalc_moe_redundant_for(q.model, 48), 32);
+    assert_int_equal(collcalc_moe_redundant_for(q.model, 64), 0);
+    assert_int_equal(collcalc_moe_redundant_for(q.model, 72), 32);
+    assert_int_equal(collcalc_moe_redundant_for(q.model, 144), 32);
     q = h800_query(32, 0, COLLCALC_MOE_NORMAL);
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
     assert_contains(diag.message, "tokens must be between 1 and");

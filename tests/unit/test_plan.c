@@ -269,7 +269,8 @@ static void test_moe_plan(void **state)
     const collcalc_finding *f = collcalc_findings_find(&r.findings, "ep-experts");
     assert_non_null(f);
     assert_int_equal(f->severity, COLLCALC_SEVERITY_ERROR);
-    assert_string_equal(f->message, "ep 48 does not divide deepseek-v3's 256 expert slots");
+    assert_string_equal(f->message, "ep 48 does not divide deepseek-v3's 256 expert slots: 32 "
+                                    "redundant experts make 288 (--redundant-experts 32)");
     /* MLA with TP: the latent is replicated, said */
     q.ep = 8;
     q.tp = 8;
