@@ -1,0 +1,24 @@
+/* links' document: the link table, and the bandwidth cliff between
+ * adjacent tiers along a path of links (HBM -> NVLink -> PCIe -> NIC). The
+ * command (src/cli/cmd_links.c) reads the path and renders these. */
+#ifndef COLLCALC_OUTPUT_LINKS_DOC_H
+#define COLLCALC_OUTPUT_LINKS_DOC_H
+
+#include "collcalc/links.h"
+#include "record.h"
+
+/* One stop on the path: a link, or a range of two (low..high). */
+typedef struct {
+    const collcalc_link *low;
+    const collcalc_link *high;
+    char label[2 * COLLCALC_NAME_MAX + 2];
+} path_stop;
+
+/* Every link of the table as a record, for basis. */
+void links_doc_table(document *doc, const collcalc_link_table *links, collcalc_bw_basis basis);
+
+/* The stops' ratios, the cliff (the largest drop) and the scale-up vs
+ * scale-out summary. */
+void links_doc_cliff(document *doc, const path_stop *stops, int count, collcalc_bw_basis basis);
+
+#endif
