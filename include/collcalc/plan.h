@@ -226,6 +226,8 @@ typedef struct {
     double normal_nvlink_efficiency; /* of the intra link's per-direction figure */
     double normal_rdma_efficiency;   /* of one NIC's line rate */
     double normal_base_us;           /* layout/notify step + launch */
+    double normal_rdma_peer_GBps;    /* wire rate to one remote peer (0 = no cap): a GPU
+                                        with p remote peer nodes gets at most p x this */
     double ll_nvlink_efficiency;
     double ll_rdma_efficiency;
     double ll_base_us;               /* launch + completion signalling */

@@ -36,7 +36,12 @@
  *   normal, RDMA: internode EP32/EP64 58/51 GB/s logical; with node-limited
  *   routing (4 of 8 groups) the physical RDMA share is 2.36/3.14 and
  *   3.5/4 of it, i.e. 43.6 and 44.6 GB/s per NIC = 0.88 of 50 [derived].
- *   EP16 (43 GB/s) is NVLink-bound in the model: 43.3 GB/s [derived].
+ *   EP16 (43 GB/s printed on 2 nodes) carries half that on the wire (the
+ *   print counts the token's own node: DeepEP issue 51, printed = N/(N-1) x
+ *   the NIC on 2 nodes): 21.5 GB/s to the one remote peer, where 3 and 7
+ *   peers (EP32, EP64) fill the NIC. So a wire cap of 21.5 GB/s per remote
+ *   peer node [derived]; an independent run agrees: H200 + CX7, 2 nodes,
+ *   38.2-44.4 GB/s printed (DeepEP issue 493), i.e. 19-22 on the wire.
  *   normal base 20 us (layout + notify step) [estimate].
  *   low-latency: published 128-token latencies EP8 77/114 .. EP256
  *   194/360 us (DeepEP docs/legacy.md). Subtracting the byte terms at 0.92 x 50 GB/s
@@ -106,6 +111,7 @@ void collcalc_moe_calibration_init(collcalc_moe_calibration *calibration)
     calibration->normal_nvlink_efficiency = 0.78;
     calibration->normal_rdma_efficiency = 0.88;
     calibration->normal_base_us = 20.0;
+    calibration->normal_rdma_peer_GBps = 21.5;
     calibration->ll_nvlink_efficiency = 0.78;
     calibration->ll_rdma_efficiency = 0.92;
     calibration->ll_base_us = 15.0;

@@ -157,6 +157,7 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
         !plan_in_range(c->ll_nvlink_efficiency, 1e-6, 1) ||
         !plan_in_range(c->ll_rdma_efficiency, 1e-6, 1) ||
         !plan_in_range(c->normal_base_us, 0, 1e6) || !plan_in_range(c->ll_base_us, 0, 1e6) ||
+        !plan_in_range(c->normal_rdma_peer_GBps, 0, 1e6) ||
         !plan_in_range(c->ll_per_message_us, 0, 1e6) ||
         !plan_in_range(c->ll_combine_per_peer_us, 0, 1e6))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
@@ -359,6 +360,13 @@ static void layer_times(const collcalc_moe_query *q, const collcalc_moe_result *
         t->c_network = tokens * r->remote_nodes_per_token * c_b;
         double nvl_rate = c->normal_nvlink_efficiency * nvl_GBps * 1e3; /* bytes per us */
         double net_rate = c->normal_rdma_efficiency * nic_GBps * 1e3;
+        /* Each remote node is one peer (the same-index GPU there): a peer's
+         * stream has its own ceiling (calibration.c). */
+        double peers = r->nodes > 1 ? fmin(r->nodes - 1.0, fmax(1.0, r->remote_nodes_per_token))
+                                    : 0.0;
+        if (c->normal_rdma_peer_GBps > 0 && peers > 0 &&
+            net_rate > peers * c->normal_rdma_peer_GBps * 1e3)
+            net_rate = peers * c->normal_rdma_peer_GBps * 1e3;
         double d_bw = fmax(t->d_nvlink / nvl_rate, t->d_network / net_rate) * imbalance;
         double c_bw = fmax(t->c_nvlink / nvl_rate, t->c_network / net_rate) * imbalance;
         t->dispatch_latency_us = c->normal_base_us;
