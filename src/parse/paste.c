@@ -653,7 +653,7 @@ collcalc_status collcalc_paste_feed_line(collcalc_paste *p, const char *line, si
         }
     } else if (row) {
         unsigned long long size = integer_value(words[0]);
-        char key[3][COLLCALC_NCCL_TESTS_NAME_MAX];
+        char key[3][COLLCALC_NCCL_TESTS_NAME_MAX] = {{0}}; /* compared whole: no stale bytes after a NUL */
         for (int k = 0; k < 3; k++)
             text_copy(key[k], sizeof key[k], kept >= 9 ? words[2 + k] : "");
         bool same = p->have_prev && memcmp(key, p->prev_key, sizeof key) == 0;
