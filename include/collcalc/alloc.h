@@ -38,16 +38,6 @@ void collcalc_allocator_init(collcalc_allocator *allocator);
  * allocated under one allocator while that allocator is still installed. */
 void collcalc_set_allocator(const collcalc_allocator *allocator);
 
-/* The installed allocator's functions, as the library itself calls them.
- * A failure returns NULL; the library turns that into COLLCALC_ERR_NOMEM
- * with the diagnostic "out of memory". collcalc_mem_calloc also returns NULL
- * when count * size overflows size_t. Memory collcalc hands to the caller
- * is freed by that object's own _free function, never by these directly. */
-void *collcalc_mem_malloc(size_t size);
-void *collcalc_mem_calloc(size_t count, size_t size);
-void *collcalc_mem_realloc(void *pointer, size_t size);
-void collcalc_mem_free(void *pointer);
-
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop
 #endif

@@ -69,7 +69,7 @@ void collcalc_cluster_spec_init(collcalc_cluster_spec *spec);
  * physical bounds (collcalc_link_check_bandwidth_GBps, ..._alpha_us). A
  * single-valued option given twice is refused. Messages start with the
  * option ("--gpus-per-node: '0' is out of range: must be between 1 and
- * 1048576"); echoed values are cut by collcalc_echo.
+ * 1048576"); echoed values are cut at COLLCALC_ECHO_MAX bytes (status.h).
  * COLLCALC_ERR_NOT_FOUND (with a did-you-mean) when key is not one of these;
  * COLLCALC_ERR_INVALID for a bad value. On failure *spec is unchanged. */
 collcalc_status collcalc_cluster_spec_set(collcalc_cluster_spec *spec, const char *key,

@@ -61,46 +61,11 @@ void collcalc_diag_clear(collcalc_diag *diag);
 /* Short English name of a status ("ok", "invalid", ...). Never NULL. */
 const char *collcalc_status_name(collcalc_status status);
 
-/* Echoes of user text in messages. Every message of the library that quotes
- * what the user typed goes through collcalc_echo, so an error line stays
- * bounded whatever was pasted: at most COLLCALC_ECHO_MAX bytes of the text
- * are kept (cut at a UTF-8 character boundary), then "..." when more
- * followed; control and invalid bytes show as "\xNN". */
+/* Every message of the library that quotes what the user typed keeps at
+ * most COLLCALC_ECHO_MAX bytes of it (cut at a UTF-8 character boundary),
+ * then "..." when more followed; control and invalid bytes show as "\xNN".
+ * So an error line stays bounded whatever was pasted. */
 #define COLLCALC_ECHO_MAX 60
-/* A buffer that always holds an echo (each kept byte may become 4). */
-#define COLLCALC_ECHO_BUFFER (COLLCALC_ECHO_MAX * 4 + 4)
-
-/* Writes the echo of the NUL-terminated text (NULL echoes as "") into
- * buffer (buffer_size bytes, at least 1; COLLCALC_ECHO_BUFFER never
- * truncates) and returns buffer, for use inline in printf. */
-const char *collcalc_echo(char *buffer, size_t buffer_size, const char *text);
-
-/* The same for length bytes of text (need not be NUL-terminated). */
-const char *collcalc_echo_n(char *buffer, size_t buffer_size, const char *text, size_t length);
-
-/* Did-you-mean: the names nearest to an unknown one. */
-#define COLLCALC_SUGGEST_MAX 3
-
-/* Edit distance between a and b ignoring ASCII case, counting an insertion,
- * a deletion, a substitution or a swap of two neighbours as 1 (optimal
- * string alignment). Texts longer than 64 bytes compare as "far" (65). */
-size_t collcalc_edit_distance(const char *a, const char *b);
-
-/* Fills out[0..returned) with up to out_capacity (at most
- * COLLCALC_SUGGEST_MAX are ever returned) of known[0..known_count) nearest
- * to name: distance at most 3 and at most a third of the candidate's length
- * (at least 1); only those at the smallest distance found, in the order of
- * known ("nvlnk5" gives nvlink5 alone, "nvlink" nvlink2, nvlink3, nvlink4); duplicates
- * (ignoring case) and NULL or "" entries are skipped. Pass names and
- * aliases alike. out holds borrowed pointers into known. */
-size_t collcalc_suggest(const char *name, const char *const *known, size_t known_count,
-                        const char **out, size_t out_capacity);
-
-/* Writes " (did you mean nvlink5?)" or " (did you mean a, b or c?)" into
- * buffer for the suggestions of collcalc_suggest, or "" when there is none;
- * returns buffer. */
-const char *collcalc_suggest_text(char *buffer, size_t buffer_size, const char *name,
-                                  const char *const *known, size_t known_count);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

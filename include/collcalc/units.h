@@ -21,8 +21,8 @@ extern "C" {
  * of it; no exponents anywhere ("1e6", "1e3ns", "1e-300GB/s" and "1e3" are
  * all refused: write the digits or use a unit), no signs (except where a
  * plain number's range allows a negative), no hex, nan, inf, spaces or digit
- * separators. Every echo of the input in a message is cut by collcalc_echo
- * (status.h) at COLLCALC_ECHO_MAX bytes, with "...". */
+ * separators. Every echo of the input in a message is cut at
+ * COLLCALC_ECHO_MAX bytes (status.h), with "...". */
 
 /* Parses a message size into bytes. Units are case-sensitive:
  *   "100MB" = 100,000,000 (SI: kB/KB, MB, GB, TB, PB)

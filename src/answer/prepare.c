@@ -11,6 +11,7 @@
 #include "collcalc/fit.h"
 #include "collcalc/topo.h"
 #include "collcalc/topo_cluster.h"
+#include "helpers.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 5, 6)))

@@ -9,6 +9,7 @@
 #include "collcalc/version.h"
 #include "commands.h"
 #include "messages.h"
+#include "helpers.h"
 
 /* ---- option groups ----------------------------------------------------------- */
 

@@ -17,6 +17,7 @@
 #include "messages.h"
 #include "report.h"
 #include "rows.h"
+#include "helpers.h"
 
 #ifdef MACHINE_SSE2
 #include <emmintrin.h>

@@ -22,6 +22,7 @@
 #include "collcalc/model.h"
 #include "collcalc/version.h"
 #include "commands.h"
+#include "helpers.h"
 
 /* Words the scripts may quote: names in the tables are [a-z0-9.-]; anything
  * else (a table entry could in principle hold more) is left out rather than

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "inputs.h"
 #include "links_doc.h"
+#include "helpers.h"
 
 static const char DEFAULT_PATH[] = "hbm3|hbm3e-b200,nvlink5,pcie5,ib-ndr,eth100";
 

@@ -10,6 +10,7 @@
 #include "collcalc/units.h"
 #include "commands.h"
 #include "messages.h"
+#include "helpers.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 4, 0)))

@@ -5,6 +5,7 @@
 
 #include "findings_out.h"
 #include "messages.h"
+#include "helpers.h"
 
 int cli_platform_named(cli_context *ctx, const char *name, const collcalc_platform **out)
 {

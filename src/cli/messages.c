@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "collcalc/status.h"
+#include "helpers.h"
 
 void message_cut(char *buffer, size_t size, const char *text, size_t length)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "messages.h"
+#include "helpers.h"
 
 /* Cluster options, spelled as the library's spec keys. */
 static const option_id CLUSTER_OPTIONS[] = {

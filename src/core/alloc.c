@@ -3,6 +3,7 @@
  * shared with cJSON through its hooks so that a document's parse tree is
  * allocated by the same functions as the tables built from it. */
 #include "collcalc/alloc.h"
+#include "helpers.h"
 
 #include <cjson/cJSON.h>
 #include <stdint.h>

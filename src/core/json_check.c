@@ -1,6 +1,7 @@
 /* Strict, typed access to JSON documents on top of cJSON (see json_check.h). */
 #include "json_check.h"
 #include "collcalc/alloc.h"
+#include "helpers.h"
 
 #include <inttypes.h>
 #include <math.h>

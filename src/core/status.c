@@ -1,5 +1,6 @@
 /* Diagnostics helpers: the library's only way to explain a failure. */
 #include "collcalc/status.h"
+#include "helpers.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -1,6 +1,7 @@
 /* Checked parsing and 3-significant-digit formatting of sizes, times,
  * bandwidths and counts: the only code in collcalc that calls strtod/strtol. */
 #include "collcalc/units.h"
+#include "helpers.h"
 
 #include <errno.h>
 #include <math.h>

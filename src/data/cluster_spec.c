@@ -10,6 +10,7 @@
 
 #include "collcalc/units.h"
 #include "names.h"
+#include "helpers.h"
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 

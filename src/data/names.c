@@ -2,6 +2,7 @@
  * rules for every loader, so links and platforms cannot drift apart. */
 #include "names.h"
 #include "collcalc/alloc.h"
+#include "helpers.h"
 
 #include <string.h>
 

@@ -29,6 +29,7 @@
 
 #include "json_check.h"
 #include "table.h"
+#include "helpers.h"
 
 #define NCCL_SCHEMA_VERSION 1
 #define NCCL_VERSIONS_MAX 16

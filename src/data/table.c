@@ -3,6 +3,7 @@
  * the accessors, so links, platforms and models cannot drift apart. */
 #include "table.h"
 #include "collcalc/alloc.h"
+#include "helpers.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -25,6 +25,7 @@
  * the rounded values, so feeding the file back reproduces them exactly. */
 #include "collcalc/fit.h"
 #include "collcalc/alloc.h"
+#include "helpers.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,6 +10,7 @@
 #include "collcalc/status.h"
 #include "plot.h"
 #include "record_internal.h"
+#include "helpers.h"
 
 /* ---- arena ------------------------------------------------------------ */
 

@@ -14,6 +14,7 @@
 #include "collcalc/alloc.h"
 #include "collcalc/units.h"
 #include "text_lines.h"
+#include "helpers.h"
 
 #define TOKENS_MAX 48
 #define HOSTS_MAX 128

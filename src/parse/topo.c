@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "text_lines.h"
+#include "helpers.h"
 
 #define LINE_MAX_BYTES 8192
 #define WORDS_MAX (COLLCALC_TOPO_DEVICES_MAX + 16)

@@ -19,6 +19,7 @@
  * The hottest GPU decides: the byte terms are multiplied by max/mean. */
 #include "plan_internal.h"
 #include "collcalc/alloc.h"
+#include "helpers.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * hundred candidates; each costs a handful of collectives. */
 #include "plan_internal.h"
 #include "collcalc/alloc.h"
+#include "helpers.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "collcalc/units.h"
+#include "helpers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

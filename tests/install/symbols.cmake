@@ -6,8 +6,12 @@ cmake_minimum_required(VERSION 3.20)
 #   - a function declared in include/collcalc/*.h is not exported (its
 #     definition is hidden, so shared-library users cannot link it), or
 #   - an exported collcalc_ symbol is not named in any public header
-#     (exported by accident: an attribute or a pragma left open).
-# Inputs: NM, LIBRARY, INCLUDE_DIR.
+#     (exported by accident: an attribute or a pragma left open), or
+#   - a function declared in a private header (src/*/*.h: the library's
+#     own helpers, such as core's helpers.h) is exported, or a helper that
+#     is not API (MUST_HIDE: allocation wrappers, echoes, did-you-mean) is
+#     declared in a public header.
+# Inputs: NM, LIBRARY, INCLUDE_DIR, SOURCE_DIR (the src/ tree), MUST_HIDE.
 execute_process(COMMAND ${NM} -D --defined-only --format=posix ${LIBRARY}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -66,6 +70,33 @@ foreach(name ${exported})
   endif()
 endforeach()
 
+# Functions private headers declare: the same reading.
+file(GLOB private_headers ${SOURCE_DIR}/*/*.h)
+set(private "")
+foreach(header ${private_headers})
+  file(READ ${header} text)
+  string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" " " text "${text}")
+  string(REGEX REPLACE "(^|\n)[ \t]*#[^\n]*" "\n" text "${text}")
+  string(REGEX MATCHALL "collcalc_[A-Za-z0-9_]+[ \t\n]*\\([ \t\n]*[^* \t\n]" calls "${text}")
+  foreach(call ${calls})
+    string(REGEX REPLACE "[ \t\n]*\\([ \t\n]*.$" "" name "${call}")
+    if(name IN_LIST exported AND NOT name IN_LIST named) # (a public header's name is API)
+      get_filename_component(where ${header} NAME)
+      list(APPEND private "${name} (${where})")
+    endif()
+  endforeach()
+endforeach()
+set(public_helpers "")
+foreach(name ${MUST_HIDE})
+  if(name IN_LIST named)
+    list(APPEND public_helpers ${name})
+  endif()
+  if(name IN_LIST exported)
+    list(APPEND private "${name} (not API)")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES private)
+
 list(LENGTH exported exported_count)
 list(LENGTH declared declared_count)
 set(problems "")
@@ -81,6 +112,16 @@ endif()
 if(unnamed)
   list(JOIN unnamed "\n  " text)
   string(APPEND problems "exported by ${LIBRARY} but named in no public header:\n  ${text}\n")
+endif()
+if(private)
+  list(JOIN private "\n  " text)
+  string(APPEND problems "the library's own helpers exported by ${LIBRARY} (declare them in "
+                         "a private header, not in include/collcalc/):\n  ${text}\n")
+endif()
+if(public_helpers)
+  list(JOIN public_helpers "\n  " text)
+  string(APPEND problems "helpers that are not API declared in include/collcalc/ (they "
+                         "belong in src/core/helpers.h):\n  ${text}\n")
 endif()
 if(problems)
   message(FATAL_ERROR "${problems}")

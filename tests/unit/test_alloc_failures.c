@@ -25,6 +25,7 @@
 #include "collcalc/plan.h"
 #include "collcalc/platforms.h"
 #include "collcalc/topo.h"
+#include "helpers.h"
 
 /* ---- fixtures ----------------------------------------------------------- */
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "collcalc/units.h"
+#include "helpers.h"
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
