@@ -12,6 +12,7 @@
 #include "collcalc/paste.h"
 #include "collcalc/alloc.h"
 #include "text_lines.h"
+#include "helpers.h"
 
 #define WORDS_MAX 48
 
