@@ -39,4 +39,7 @@
 #include "collcalc/plan.h"
 #include "collcalc/answer.h"
 
+/* A command line's answer as text, for other languages (bindings/python). */
+#include "collcalc/ask.h"
+
 #endif
