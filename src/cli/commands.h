@@ -69,7 +69,7 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
 /* Hints for the code batch runs for every line (GCC and Clang; nothing
  * for other compilers). CLI_FLATTEN: every call the function makes is
  * inlined into it, so one row's model, values and text are one body
- * (cachegrind: about 10 % fewer instructions a row, README "Speed");
+ * (cachegrind: about 10 % fewer instructions a row, bench/README.md);
  * CLI_ALWAYS_INLINE: a small static helper inlined into its callers. */
 #if defined(__GNUC__) || defined(__clang__)
 #define CLI_FLATTEN __attribute__((flatten))
