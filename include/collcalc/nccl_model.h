@@ -133,6 +133,11 @@ typedef enum {
  * models add it (src/nccl/model.c, src/answer/evaluate.c). */
 #define COLLCALC_NCCL_LAUNCH_US_PER_GPU 4.0
 
+/* The largest message collcalc_nccl_predict costs: 1 PiB (2^50 bytes), far
+ * above any buffer a GPU holds; larger sizes are COLLCALC_ERR_INVALID (the
+ * alpha-beta model costs sizes up to 8 EiB). */
+#define COLLCALC_NCCL_SIZE_MAX (UINT64_C(1) << 50)
+
 /* ------------------------------------------------------------------ */
 /* Constants of one NCCL version (data/nccl.json). */
 

@@ -181,6 +181,8 @@ static int judge_run(cli_context *ctx, const char *shown, collcalc_nccl_tests_ru
     double line_rate = predicted ? line_rate_GBps(ctx, setup) : 0.0;
     j->line_rate = line_rate;
     collcalc_check_init(check, line_rate);
+    size_t too_large = 0;
+    long too_large_line = 0;
     for (size_t i = 0; i < run->row_count; i++) {
         const collcalc_nccl_tests_read_row *r = &run->rows[i];
         const collcalc_nccl_tests_measurement *m = &r->row.out_of_place;
@@ -204,13 +206,18 @@ static int judge_run(cli_context *ctx, const char *shown, collcalc_nccl_tests_ru
         }
         if (!predicted || r->row.size_bytes == 0 || !(m->time_us > 0.0))
             continue;
+        if (r->row.size_bytes > COLLCALC_NCCL_SIZE_MAX) { /* not costed: the others still are */
+            if (too_large++ == 0)
+                too_large_line = r->line;
+            continue;
+        }
         collcalc_nccl_prediction prediction;
         collcalc_diag diag;
         if (collcalc_nccl_predict(&setup->system, setup->constants, &setup->options, func,
                                   r->row.size_bytes, &prediction, &diag) != COLLCALC_OK) {
             free(setup);
             free(check);
-            return cli_usage_error(ctx, NULL, "%s", diag.message);
+            return cli_data_error(ctx, shown, "line %ld: %s", r->line, diag.message);
         }
         const collcalc_nccl_candidate *c = collcalc_nccl_selected(&prediction);
         if (c == NULL)
@@ -236,6 +243,11 @@ static int judge_run(cli_context *ctx, const char *shown, collcalc_nccl_tests_ru
         }
         collcalc_check_add(check, r->row.size_bytes, m->time_us, m->busbw_GBps, c);
     }
+    if (too_large > 0)
+        cli_warn(ctx,
+                 "%s: line %ld: %zu row%s above 1 PiB, the largest size NCCL's model costs: "
+                 "not judged",
+                 shown, too_large_line, too_large, too_large == 1 ? "" : "s");
     collcalc_check_summary summary;
     collcalc_check_finish(check, &summary);
     if (!predicted)

@@ -106,11 +106,12 @@ static int compare_one(cli_context *ctx, const collcalc_prepared *prepared, bool
              : compare_doc_algorithms(doc, prepared, sizes, size_count, chart_wanted(charts),
                                       &chart, &diag);
     int code = 0;
-    if (status != COLLCALC_OK)
-        code = nccl                                   ? cli_usage_error(ctx, NULL, "%s", diag.message)
-               : status == COLLCALC_ERR_UNSUPPORTED ? cli_usage_error(ctx, "--algo", "%s",
-                                                                      diag.message)
-                                                    : cli_data_error(ctx, NULL, "%s", diag.message);
+    if (status != COLLCALC_OK && (nccl || strncmp(diag.message, "size_bytes:", 11) == 0))
+        code = request_model_error(ctx, status, true, &diag);
+    else if (status != COLLCALC_OK)
+        code = status == COLLCALC_ERR_UNSUPPORTED
+                   ? cli_usage_error(ctx, "--algo", "%s", diag.message)
+                   : cli_data_error(ctx, NULL, "%s", diag.message);
     if (code == 0 && chart_wanted(charts))
         code = chart_finish(ctx, charts, doc, chart);
     if (code != 0) {

@@ -145,12 +145,21 @@ static int prepare(cli_context *ctx, fit_state *s, const collcalc_platform *base
         s->rows[i] = calloc(run->row_count + 1, sizeof *s->rows[i]);
         if (s->rows[i] == NULL)
             return cli_data_error(ctx, NULL, "out of memory");
+        size_t too_large = 0;
+        long too_large_line = 0;
         for (size_t r = 0; r < run->row_count; r++) {
             const collcalc_nccl_tests_measurement *m = &run->rows[r].row.out_of_place;
+            if (run->rows[r].row.size_bytes > COLLCALC_NCCL_SIZE_MAX && too_large++ == 0)
+                too_large_line = run->rows[r].line;
             s->rows[i][r].size_bytes = run->rows[r].row.size_bytes;
             s->rows[i][r].time_us = m->time_us;
             s->rows[i][r].busbw_GBps = m->busbw_GBps;
         }
+        if (too_large > 0) /* the fit leaves them out (collcalc_fit) */
+            cli_warn(ctx,
+                     "%s: line %ld: %zu row%s above 1 PiB, the largest size NCCL's model costs: "
+                     "left out of the fit",
+                     input_shown(path), too_large_line, too_large, too_large == 1 ? "" : "s");
         collcalc_fit_run *f = &s->fit_runs[i];
         collcalc_fit_run_init(f);
         f->rows = s->rows[i];

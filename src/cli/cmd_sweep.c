@@ -59,8 +59,7 @@ int cmd_sweep(cli_context *ctx)
         collcalc_status status = sweep_doc(doc, setup, sizes, size_count, nccl_style,
                                            chart_wanted(&charts), &chart, &refused, &diag);
         if (status != COLLCALC_OK)
-            code = refused ? cli_usage_error(ctx, NULL, "%s", diag.message)
-                           : cli_data_error(ctx, NULL, "%s", diag.message);
+            code = request_model_error(ctx, status, refused, &diag);
     }
     if (code == 0 && chart_wanted(&charts))
         code = chart_finish(ctx, &charts, doc, chart);

@@ -55,6 +55,14 @@ static const struct {
  * NULL for a field no option sets. */
 static const char *field_flag(cli_context *ctx, const char *field)
 {
+    if (strcmp(field, "size_bytes") == 0) { /* whichever option gave the sizes */
+        static const option_id SIZE_OPTIONS[] = {OPT_SIZE, OPT_SIZES, OPT_MAX_BYTES,
+                                                 OPT_MIN_BYTES};
+        for (size_t i = 0; i < sizeof SIZE_OPTIONS / sizeof SIZE_OPTIONS[0]; i++)
+            if (arg_given(&ctx->args, SIZE_OPTIONS[i]))
+                return cli_spelled(ctx, SIZE_OPTIONS[i]);
+        return cli_spelled(ctx, OPT_SIZE);
+    }
     for (size_t i = 0; i < sizeof FIELD_OPTIONS / sizeof FIELD_OPTIONS[0]; i++) {
         if (strcmp(FIELD_OPTIONS[i].field, field) != 0)
             continue;
@@ -250,9 +258,16 @@ int request_evaluate(cli_context *ctx, const collcalc_prepared *prepared, uint64
     collcalc_status status = collcalc_evaluate(prepared, size_bytes, out, &diag);
     if (status == COLLCALC_OK)
         return 0;
-    return prepared->model == COLLCALC_COST_MODEL_NCCL
-               ? cli_usage_error(ctx, NULL, "%s", diag.message)
-               : cli_data_error(ctx, NULL, "%s", diag.message);
+    return request_model_error(ctx, status, prepared->model == COLLCALC_COST_MODEL_NCCL, &diag);
+}
+
+int request_model_error(cli_context *ctx, collcalc_status status, bool usage,
+                        const collcalc_diag *diag)
+{
+    if (strncmp(diag->message, "size_bytes:", 11) == 0)
+        return request_error(ctx, status, "size_bytes", diag);
+    return usage ? cli_usage_error(ctx, NULL, "%s", diag->message)
+                 : cli_data_error(ctx, NULL, "%s", diag->message);
 }
 
 int request_cluster(cli_context *ctx, const collcalc_cluster_spec *spec, collcalc_cluster *out,

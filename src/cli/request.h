@@ -57,4 +57,10 @@ int request_evaluate(cli_context *ctx, const collcalc_prepared *prepared, uint64
 int request_error(cli_context *ctx, collcalc_status status, const char *field,
                   const collcalc_diag *diag);
 
+/* A model's refusal of a question at a size: "size_bytes: ..." names the
+ * option that gave the size (--size, --sizes, -e); anything else is a
+ * usage error (usage) or a data error. Returns the exit code. */
+int request_model_error(cli_context *ctx, collcalc_status status, bool usage,
+                        const collcalc_diag *diag);
+
 #endif

@@ -81,8 +81,8 @@ void collcalc_fit_run_init(collcalc_fit_run *run)
 
 static bool row_usable(const collcalc_fit_row *row)
 {
-    /* The model's own limit is 1 PiB (collcalc_nccl_predict). */
-    return row->size_bytes > 0 && row->size_bytes <= (UINT64_C(1) << 50) &&
+    /* The model's own limit (collcalc_nccl_predict). */
+    return row->size_bytes > 0 && row->size_bytes <= COLLCALC_NCCL_SIZE_MAX &&
            isfinite(row->time_us) && row->time_us > 0.0;
 }
 

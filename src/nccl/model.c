@@ -6,6 +6,7 @@
  * Selection always uses NCCL's own time (that is what the real library
  * does); the corrections change the predicted time of each candidate, and
  * one of them what a plugin makes available (LL128 over EFA). */
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -722,8 +723,11 @@ collcalc_status collcalc_nccl_predict(const collcalc_nccl_system *system,
                                   "options or output");
     if ((unsigned)func >= COLLCALC_NCCL_NUM_ALL_FUNCS)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown function %d", (int)func);
-    if (size_bytes > (UINT64_C(1) << 50))
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "size above 1 PiB");
+    if (size_bytes > COLLCALC_NCCL_SIZE_MAX)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "size_bytes: %" PRIu64 " bytes is above 1 PiB, the largest size "
+                                  "NCCL's model costs (the alpha-beta model costs any size)",
+                                  size_bytes);
     collcalc_status status = check_system(system, diag);
     if (status != COLLCALC_OK)
         return status;

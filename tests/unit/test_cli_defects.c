@@ -323,6 +323,74 @@ static void dash_is_standard_output(void **unused)
     remove_dir(dir);
 }
 
+
+/* Item 9: one row above 1 PiB (sizes up to 8 EiB are allowed) is left out
+ * of check and fit with a warning naming file and line, and a size the
+ * NCCL model cannot cost names the option that gave it. */
+static void huge_rows_and_sizes(void **unused)
+{
+    (void)unused;
+    char dir[64], path[128], command[512];
+    scratch_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/big.txt", dir);
+    char *text = test_read_file("examples/nccl_allreduce_h100_2node.txt", NULL);
+    char *last = strstr(text, "\n 17179869184 ");
+    assert_non_null(last);
+    char *after = strchr(last + 1, '\n') + 1;
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    fwrite(text, 1, (size_t)(after - text), file);
+    fputs("  2251799813685248  562949953421312     float     sum      -1  9000000000  250.20  "
+          "469.13      0  9000000000  250.20  469.13      0\n",
+          file);
+    fputs(after, file);
+    assert_int_equal(fclose(file), 0);
+    long line = 1;
+    for (const char *c = text; c < after; c++)
+        line += *c == '\n';
+    free(text);
+
+    char expected[256];
+    snprintf(command, sizeof command, "collcalc check %s --platform hgx-h100 --nodes 2", path);
+    test_cli_run run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 0);
+    assert_contains(run.out, "verdict: healthy");
+    snprintf(expected, sizeof expected,
+             "collcalc check: warning: %s: line %ld: 1 row above 1 PiB, the largest size NCCL's "
+             "model costs: not judged\n",
+             path, line);
+    assert_string_equal(run.err, expected);
+    test_cli_run_free(&run);
+
+    snprintf(command, sizeof command,
+             "collcalc fit %s --platform hgx-h100 --nodes 2 --output /dev/null", path);
+    run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 0);
+    snprintf(expected, sizeof expected,
+             "collcalc fit: warning: %s: line %ld: 1 row above 1 PiB, the largest size NCCL's "
+             "model costs: left out of the fit\n",
+             path, line);
+    assert_contains(run.err, expected);
+    test_cli_run_free(&run);
+    remove_dir(dir);
+
+    static const struct {
+        const char *command, *option;
+    } SIZES[] = {
+        {"collcalc allreduce --size 2PB --platform hgx-h100", "allreduce: --size: "},
+        {"collcalc sweep allreduce --sizes 1MB,2PB --platform hgx-h100", "sweep: --sizes: "},
+        {"collcalc sweep allreduce -b 1K -e 8PB --platform hgx-h100", "sweep: -e: "},
+        {"collcalc compare allreduce --sizes 1MB,2PB --platform hgx-h100", "compare: --sizes: "},
+    };
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
+        run = test_cli_line(NULL, SIZES[i].command);
+        assert_int_equal(run.exit_code, 2);
+        assert_contains(run.err, SIZES[i].option);
+        assert_contains(run.err, " bytes is above 1 PiB, the largest size NCCL's model costs");
+        test_cli_run_free(&run);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +400,7 @@ int main(void)
         cmocka_unit_test(failed_writes_keep_the_old_file),
         cmocka_unit_test(outputs_never_replace_inputs),
         cmocka_unit_test(dash_is_standard_output),
+        cmocka_unit_test(huge_rows_and_sizes),
     };
     return cmocka_run_group_tests(tests, enter_source_dir, NULL);
 }
