@@ -76,6 +76,11 @@ collcalc_status collcalc_session_nccl_constants(collcalc_session *session,
                                                 const collcalc_nccl_constants_table **out,
                                                 collcalc_diag *diag);
 
+/* The platform named name (or an alias) in the session's table, borrowed;
+ * COLLCALC_ERR_NOT_FOUND with a did-you-mean when there is none. */
+collcalc_status collcalc_session_platform(collcalc_session *session, const char *name,
+                                          const collcalc_platform **out, collcalc_diag *diag);
+
 /* Notes the session made while loading ("links.json replaces the built-in
  * link nvlink5"): index < count; borrowed. */
 size_t collcalc_session_note_count(const collcalc_session *session);

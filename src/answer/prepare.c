@@ -123,26 +123,11 @@ static collcalc_status find_platform(collcalc_session *session, const char *name
                                      const collcalc_platform **out, const char **out_field,
                                      collcalc_diag *diag)
 {
-    const collcalc_platform_table *platforms;
-    collcalc_status status = collcalc_session_platforms(session, &platforms, diag);
-    if (status != COLLCALC_OK) {
-        *out_field = NULL;
-        return status;
-    }
-    *out = collcalc_platform_table_find(platforms, name);
-    if (*out != NULL)
-        return COLLCALC_OK;
-    const char *names[COLLCALC_PLATFORMS_MAX];
-    size_t n = collcalc_platform_table_count(platforms);
-    if (n > COLLCALC_PLATFORMS_MAX)
-        n = COLLCALC_PLATFORMS_MAX;
-    for (size_t i = 0; i < n; i++)
-        names[i] = collcalc_platform_table_at(platforms, i)->name;
-    char shown[COLLCALC_ECHO_BUFFER], hint[160];
-    collcalc_echo(shown, sizeof shown, name);
-    collcalc_suggest_text(hint, sizeof hint, name, names, n);
-    return fail(diag, COLLCALC_ERR_NOT_FOUND, out_field, "platform",
-                "unknown platform '%s'%s (see 'collcalc platforms')", shown, hint);
+    collcalc_status status = collcalc_session_platform(session, name, out, diag);
+    if (status == COLLCALC_ERR_NOT_FOUND)
+        return fail(diag, status, out_field, "platform", "%s", diag->message);
+    *out_field = NULL;
+    return status;
 }
 
 /* Which model answers (the rules of COLLCALC_COST_MODEL_AUTO), and the

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collcalc/answer.h"
+#include "helpers.h"
 
 enum { NOTES_MAX = 4, NOTE_TEXT_MAX = 320 };
 
@@ -232,4 +233,27 @@ collcalc_status collcalc_session_nccl_constants(collcalc_session *session,
     }
     *out = session->constants;
     return COLLCALC_OK;
+}
+
+collcalc_status collcalc_session_platform(collcalc_session *session, const char *name,
+                                          const collcalc_platform **out, collcalc_diag *diag)
+{
+    const collcalc_platform_table *platforms;
+    collcalc_status status = collcalc_session_platforms(session, &platforms, diag);
+    if (status != COLLCALC_OK)
+        return status;
+    *out = collcalc_platform_table_find(platforms, name);
+    if (*out != NULL)
+        return COLLCALC_OK;
+    const char *names[COLLCALC_PLATFORMS_MAX];
+    size_t n = collcalc_platform_table_count(platforms);
+    if (n > COLLCALC_PLATFORMS_MAX)
+        n = COLLCALC_PLATFORMS_MAX;
+    for (size_t i = 0; i < n; i++)
+        names[i] = collcalc_platform_table_at(platforms, i)->name;
+    char shown[COLLCALC_ECHO_BUFFER], hint[160];
+    collcalc_echo(shown, sizeof shown, name);
+    collcalc_suggest_text(hint, sizeof hint, name, names, n);
+    return collcalc_diag_fail(diag, COLLCALC_ERR_NOT_FOUND,
+                              "unknown platform '%s'%s (see 'collcalc platforms')", shown, hint);
 }

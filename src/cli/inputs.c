@@ -9,24 +9,17 @@
 
 int cli_platform_named(cli_context *ctx, const char *name, const collcalc_platform **out)
 {
-    const collcalc_platform_table *platforms;
-    int code = cli_platforms(ctx, &platforms);
+    collcalc_session *session = NULL;
+    int code = cli_session(ctx, &session);
     if (code != 0)
         return code;
-    *out = collcalc_platform_table_find(platforms, name);
-    if (*out != NULL)
-        return 0;
-    const char *names[COLLCALC_PLATFORMS_MAX];
-    size_t n = collcalc_platform_table_count(platforms);
-    if (n > COLLCALC_PLATFORMS_MAX)
-        n = COLLCALC_PLATFORMS_MAX;
-    for (size_t i = 0; i < n; i++)
-        names[i] = collcalc_platform_table_at(platforms, i)->name;
-    char shown[COLLCALC_ECHO_BUFFER], hint[160];
-    collcalc_echo(shown, sizeof shown, name);
-    collcalc_suggest_text(hint, sizeof hint, name, names, n);
-    return cli_usage_error(ctx, "--platform", "unknown platform '%s'%s (see 'collcalc platforms')",
-                           shown, hint);
+    collcalc_diag diag;
+    collcalc_status status = collcalc_session_platform(session, name, out, &diag);
+    if (status == COLLCALC_ERR_NOT_FOUND)
+        return cli_usage_error(ctx, "--platform", "%s", diag.message);
+    if (status != COLLCALC_OK)
+        return cli_data_error(ctx, "built-in data/platforms.json", "%s", diag.message);
+    return 0;
 }
 
 const char *input_shown(const char *path)
