@@ -45,14 +45,11 @@ static int kv_host_link(cli_context *ctx, collcalc_kv_query *q)
     const char *name = arg_value(&ctx->args, OPT_PLATFORM);
     if (name == NULL)
         return cli_usage_error(ctx, "--no-gdr", "needs --platform (its host link)");
-    const collcalc_platform_table *platforms;
+    const collcalc_platform *p;
     const collcalc_link_table *links;
-    int code = cli_platforms(ctx, &platforms);
-    if (code == 0)
-        code = cli_links(ctx, &links);
+    int code = plan_platform(ctx, &p, &links);
     if (code != 0)
         return code;
-    const collcalc_platform *p = collcalc_platform_table_find(platforms, name);
     const collcalc_link *host = p != NULL ? collcalc_link_table_find(links, p->host_link) : NULL;
     if (host == NULL)
         return cli_usage_error(ctx, "--no-gdr", "platform '%.40s' names no host link", name);

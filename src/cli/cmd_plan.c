@@ -161,16 +161,10 @@ static int plan_gpu(cli_context *ctx, collcalc_gpu_table **table, const collcalc
 {
     *out = NULL;
     *out_gpu_name = NULL;
-    const char *platform_name = arg_value(&ctx->args, OPT_PLATFORM);
-    if (platform_name == NULL)
-        return 0;
-    const collcalc_platform_table *platforms;
-    int code = cli_platforms(ctx, &platforms);
-    if (code != 0)
+    const collcalc_platform *platform;
+    int code = plan_platform(ctx, &platform, NULL);
+    if (code != 0 || platform == NULL)
         return code;
-    const collcalc_platform *platform = collcalc_platform_table_find(platforms, platform_name);
-    if (platform == NULL)
-        return 0;
     *out_gpu_name = platform->gpu;
     collcalc_diag diag;
     if (collcalc_gpu_table_builtin(table, &diag) != COLLCALC_OK)
@@ -197,16 +191,11 @@ static int plan_costing(cli_context *ctx, collcalc_plan_query *q, collcalc_nccl_
             return cli_usage_error(ctx, "--nccl-version", "applies to the NCCL model");
         return 0;
     }
-    const collcalc_platform_table *platforms;
+    const collcalc_platform *platform;
     const collcalc_link_table *links;
-    int code = cli_platforms(ctx, &platforms);
-    if (code == 0)
-        code = cli_links(ctx, &links);
-    if (code != 0)
-        return code;
-    const collcalc_platform *platform = collcalc_platform_table_find(platforms, platform_name);
-    if (platform == NULL)
-        return 0; /* the cluster resolution has already said so */
+    int code = plan_platform(ctx, &platform, &links);
+    if (code != 0 || platform == NULL)
+        return code; /* an unknown platform: the cluster resolution has already said so */
     code = nccl_setup_build(ctx, platform, 1, platform->gpus_per_node, NULL,
                             COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, setup);
     if (code != 0)

@@ -66,3 +66,23 @@ int plan_cluster(cli_context *ctx, long gpus, collcalc_cluster *out, bool *singl
     *out_basis = spec.basis;
     return code;
 }
+
+int plan_platform(cli_context *ctx, const collcalc_platform **out,
+                  const collcalc_link_table **out_links)
+{
+    *out = NULL;
+    const char *name = arg_value(&ctx->args, OPT_PLATFORM);
+    if (name == NULL)
+        return 0;
+    const collcalc_platform_table *platforms;
+    const collcalc_link_table *links = NULL;
+    int code = cli_platforms(ctx, &platforms);
+    if (code == 0)
+        code = cli_links(ctx, &links);
+    if (code != 0)
+        return code;
+    if (out_links != NULL)
+        *out_links = links;
+    *out = collcalc_platform_table_find(platforms, name);
+    return 0;
+}

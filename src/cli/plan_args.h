@@ -27,6 +27,12 @@ int plan_factor(cli_context *ctx, option_id id, double *out);
  * --intra, --inter, ...). */
 bool plan_has_cluster(const cli_context *ctx);
 
+/* The --platform preset (NULL when not given or unknown: the cluster
+ * resolution says so) and the link table (out_links may be NULL). Returns 0
+ * or an exit code. */
+int plan_platform(cli_context *ctx, const collcalc_platform **out,
+                  const collcalc_link_table **out_links);
+
 /* Resolves the cluster options for a group of `gpus` GPUs (used as --gpus
  * when neither --gpus nor --nodes is given). *single_link says the query was
  * one homogeneous link. Returns 0 or an exit code. */
