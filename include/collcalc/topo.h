@@ -139,6 +139,12 @@ typedef struct {
 /* Default options: generation inferred. */
 void collcalc_topo_options_init(collcalc_topo_options *options);
 
+/* The generation --gpu names ("sm90", "h100", "unknown", ...): COLLCALC_ERR_INVALID
+ * with a one-line diagnostic for a name it does not know (callers check it
+ * before reading a file, so the error names the option). */
+collcalc_status collcalc_gpu_generation_parse(const char *gpu, collcalc_gpu_generation *out,
+                                              collcalc_diag *diag);
+
 /* Parses `nvidia-smi topo -m` output (text of length bytes, need not be
  * NUL-terminated; options may be NULL). On success *out is a new topo the
  * caller frees with collcalc_topo_free. Tolerated: a leading command line or

@@ -37,6 +37,8 @@ typedef struct {
     long short_row_line;
     int short_row_cells;
     int matrix_done;
+    long second_header_line; /* a second matrix's header, not read */
+    int unterminated_last;   /* the line being read is the text's last, with no newline */
 } topo_reader;
 
 void collcalc_topo_options_init(collcalc_topo_options *options)
@@ -126,6 +128,9 @@ typedef struct {
     collcalc_gpu_generation generation;
 } gpu_name;
 
+static collcalc_status parse_gpu_option(const char *gpu, collcalc_gpu_generation *out,
+                                        int *given, collcalc_diag *diag);
+
 static const gpu_name gpu_names[] = {
     {"sm60", COLLCALC_GPU_PASCAL},   {"p100", COLLCALC_GPU_PASCAL},
     {"sm70", COLLCALC_GPU_VOLTA},    {"v100", COLLCALC_GPU_VOLTA},
@@ -137,6 +142,17 @@ static const gpu_name gpu_names[] = {
     {"h20", COLLCALC_GPU_HOPPER},    {"sm100", COLLCALC_GPU_BLACKWELL},
     {"b200", COLLCALC_GPU_BLACKWELL}, {"gb200", COLLCALC_GPU_BLACKWELL},
 };
+
+collcalc_status collcalc_gpu_generation_parse(const char *gpu, collcalc_gpu_generation *out,
+                                              collcalc_diag *diag)
+{
+    int given = 0;
+    collcalc_gpu_generation generation = COLLCALC_GPU_UNKNOWN;
+    collcalc_status status = parse_gpu_option(gpu, &generation, &given, diag);
+    if (out != NULL)
+        *out = generation;
+    return status;
+}
 
 static collcalc_status parse_gpu_option(const char *gpu, collcalc_gpu_generation *out,
                                         int *given, collcalc_diag *diag)
@@ -303,13 +319,29 @@ static int peel_connection(const char **cursor, collcalc_topo_cell *cell)
             bonds = bonds * 10 + (p[3] - '0');
             used = 4;
         }
+        /* "NV999999999999": a bond count, not a cell glued to an affinity
+         * list ("NV180-51" reads NV18 then "0-51") */
+        size_t digits = 2;
+        while (p[digits] >= '0' && p[digits] <= '9')
+            digits++;
+        if (digits - 2 > 2 && (p[digits] == '\0' || p[digits] == ' ' || p[digits] == '\t'))
+            return 0;
         cell->connection = COLLCALC_TOPO_NVLINK;
         cell->bonds = bonds;
         *cursor = p + used;
         return 1;
     }
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        if (text_starts_with(p, words[i].word)) {
+        size_t n = strlen(words[i].word);
+        /* "XYZ" is no X: after a word comes a non-letter or another cell ("XNV18") */
+        const char *after = p + n;
+        int letter = (*after >= 'A' && *after <= 'Z') || (*after >= 'a' && *after <= 'z');
+        int glued = text_starts_with(after, "NV") || text_starts_with(after, "PIX") ||
+                    text_starts_with(after, "PXB") || text_starts_with(after, "PHB") ||
+                    text_starts_with(after, "NODE") || text_starts_with(after, "SYS") ||
+                    text_starts_with(after, "SOC") || (after[0] == 'X' && !(after[1] >= 'A' &&
+                                                                            after[1] <= 'Z'));
+        if (text_starts_with(p, words[i].word) && (!letter || glued)) {
             cell->connection = words[i].connection;
             cell->bonds = 0;
             *cursor = p + strlen(words[i].word);
@@ -361,6 +393,12 @@ static collcalc_status bad_cell(topo_reader *reader, int row, int column, const 
     char word[24];
     size_t n = strcspn(text, " \t");
     text_copy_n(word, sizeof word, text, n);
+    if (text[0] == 'N' && text[1] == 'V' && text[2] >= '0' && text[2] <= '9')
+        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                  "line %ld: '%s' in row %s, column %s is not an NVLink count "
+                                  "(NV1 to NV18)",
+                                  reader->line_number, word, topo->devices[row].name,
+                                  topo->devices[column].name);
     if ((text[0] >= '0' && text[0] <= '9') || text_starts_with(text, "N/A"))
         return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
                                   "line %ld: row %s has %d cells, the header has %d device "
@@ -397,8 +435,14 @@ static collcalc_status parse_row_cells(topo_reader *reader, int row, char **word
     for (size_t w = 0; w < count; w++) {
         const char *p = words[w];
         while (*p != '\0' && column < topo->device_count) {
-            if (!peel_connection(&p, &topo->cells[row][column]))
+            if (!peel_connection(&p, &topo->cells[row][column])) {
+                /* a paste cut inside its last word ("SY"): the row ends there */
+                if (reader->unterminated_last && w + 1 == count) {
+                    *cells = column;
+                    return COLLCALC_OK;
+                }
                 return bad_cell(reader, row, column, p);
+            }
             collcalc_status status = check_cell(reader, row, column);
             if (status != COLLCALC_OK)
                 return status;
@@ -507,7 +551,9 @@ static collcalc_status read_line(topo_reader *reader, char *clean)
                                       reader->line_number);
         return COLLCALC_OK;
     }
-    if (reader->matrix_done) {
+    if (reader->matrix_done || reader->topo->rows_parsed >= reader->topo->device_count) {
+        if (is_header(words, count) && reader->second_header_line == 0)
+            reader->second_header_line = reader->line_number;
         parse_legend_line(reader, words, count);
         return COLLCALC_OK;
     }
@@ -541,6 +587,8 @@ static collcalc_status read_lines(topo_reader *reader, const char *text, size_t 
     text_line line;
     while (text_next_line(text, length, &offset, &line)) {
         reader->line_number++;
+        reader->unterminated_last = offset >= length && (line.length == 0 || offset == 0 ||
+                                                         text[offset - 1] != '\n');
         int cut = 0;
         text_clean(line.start, line.length, clean, sizeof clean, &cut);
         if (cut)
@@ -576,6 +624,45 @@ static collcalc_status check_rows(topo_reader *reader)
                                   reader->last_line);
     if (topo->rows_parsed >= topo->device_count)
         return COLLCALC_OK;
+    /* The last GPU row cut after its GPU cells, or missing whole while every
+     * other GPU row holds its column: the GPU pairs are all known (the
+     * matrix is symmetric). Its NIC distances past the cut are not. */
+    int lenient_row = -1, known_cells = 0;
+    if (reader->short_row >= 0 && reader->short_row == topo->rows_parsed &&
+        reader->short_row == topo->gpu_count - 1 && reader->short_row_cells >= topo->gpu_count) {
+        lenient_row = reader->short_row;
+        known_cells = reader->short_row_cells;
+    } else if (reader->short_row < 0 && topo->rows_parsed == topo->gpu_count - 1 &&
+               topo->rows_parsed >= 2) {
+        lenient_row = topo->rows_parsed;
+        for (int j = 0; j < lenient_row; j++)
+            topo->cells[lenient_row][j] = topo->cells[j][lenient_row];
+        topo->cells[lenient_row][lenient_row].connection = COLLCALC_TOPO_SELF;
+        topo->cells[lenient_row][lenient_row].bonds = 0;
+        known_cells = topo->gpu_count;
+    }
+    if (lenient_row >= 0) {
+        for (int j = known_cells; j < topo->device_count; j++) {
+            topo->cells[lenient_row][j].connection = COLLCALC_TOPO_SYS; /* unknown: the farthest */
+            topo->cells[lenient_row][j].bonds = 0;
+        }
+        long at = reader->short_row >= 0 ? reader->short_row_line : reader->last_line;
+        int nic_unknown = topo->device_count - known_cells;
+        collcalc_finding *finding = collcalc_findings_add(
+            &topo->advice, COLLCALC_SEVERITY_WARNING, "topo-last-gpu-row",
+            "Paste the whole output of nvidia-smi topo -m to see every GPU's NIC distances.",
+            "Row %s is %s (line %ld): its GPU pairs are known from the other rows (the matrix is "
+            "symmetric)%s.",
+            topo->devices[lenient_row].name, reader->short_row >= 0 ? "cut short" : "missing", at,
+            nic_unknown > 0 ? "; its distances to the NICs are not in the excerpt and are taken "
+                              "as SYS (the farthest)"
+                            : "");
+        collcalc_finding_add_line(finding, at);
+        topo->rows_parsed = lenient_row + 1;
+        reader->short_row = -1;
+        if (topo->rows_parsed >= topo->device_count)
+            return COLLCALC_OK;
+    }
     const char *missing = topo->devices[topo->rows_parsed].name;
     if (topo->rows_parsed < topo->gpu_count) {
         if (reader->short_row >= 0)
@@ -1127,43 +1214,45 @@ static void advise_no_nvlink(collcalc_topo *topo)
     collcalc_finding_add_line(finding, topo->header_line);
 }
 
-/* Bond count most of a GPU's NVLink pairs show, and how many show it. */
-static int common_bonds(const collcalc_topo *topo, int gpu, int *how_many)
+/* Bonds never exceed 18 (peel_connection reads at most that). */
+#define BONDS_MAX 18
+
+/* Per GPU: how many of its NVLink pairs show each bond count, and the count
+ * most of them show (ties: the larger). One pass over the matrix: O(n^2). */
+typedef struct {
+    int at[BONDS_MAX + 1];
+    int common, at_common;
+} bond_census;
+
+static void count_bonds(const collcalc_topo *topo, int gpu, bond_census *census)
 {
-    int best = 0, best_count = 0;
-    for (int j = 0; j < topo->device_count; j++) {
-        const collcalc_topo_cell *cell = &topo->cells[gpu][j];
-        if (!is_gpu(topo, j) || cell->connection != COLLCALC_TOPO_NVLINK)
-            continue;
-        int count = 0;
-        for (int k = 0; k < topo->device_count; k++)
-            if (is_gpu(topo, k) && topo->cells[gpu][k].connection == COLLCALC_TOPO_NVLINK &&
-                topo->cells[gpu][k].bonds == cell->bonds)
-                count++;
-        if (count > best_count || (count == best_count && cell->bonds > best)) {
-            best = cell->bonds;
-            best_count = count;
-        }
+    memset(census, 0, sizeof *census);
+    for (int k = 0; k < topo->device_count; k++) {
+        const collcalc_topo_cell *cell = &topo->cells[gpu][k];
+        if (is_gpu(topo, k) && cell->connection == COLLCALC_TOPO_NVLINK && cell->bonds >= 0 &&
+            cell->bonds <= BONDS_MAX)
+            census->at[cell->bonds]++;
     }
-    *how_many = best_count;
-    return best;
+    for (int b = 0; b <= BONDS_MAX; b++)
+        if (census->at[b] > 0 && census->at[b] >= census->at_common) {
+            census->common = b;
+            census->at_common = census->at[b];
+        }
 }
 
 /* A pair below what most of an endpoint's pairs show (by a clear majority,
  * so the designed NV1/NV2 mix of a DGX-1 hybrid cube mesh is not flagged). */
-static int odd_pair(const collcalc_topo *topo, int i, int j, int *expected, int *by)
+static int odd_pair(const collcalc_topo *topo, const bond_census *census, int i, int j,
+                    int *expected, int *by)
 {
     int bonds = topo->cells[i][j].bonds;
+    if (bonds < 0 || bonds > BONDS_MAX)
+        return 0;
     int ends[2] = {i, j};
     for (int e = 0; e < 2; e++) {
-        int at_common = 0, at_this = 0;
-        int common = common_bonds(topo, ends[e], &at_common);
-        for (int k = 0; k < topo->device_count; k++)
-            if (is_gpu(topo, k) && topo->cells[ends[e]][k].connection == COLLCALC_TOPO_NVLINK &&
-                topo->cells[ends[e]][k].bonds == bonds)
-                at_this++;
-        if (bonds < common && at_common >= 2 * at_this) {
-            *expected = common;
+        const bond_census *c = &census[ends[e]];
+        if (bonds < c->common && c->at_common >= 2 * c->at[bonds]) {
+            *expected = c->common;
             *by = ends[e];
             return 1;
         }
@@ -1173,13 +1262,17 @@ static int odd_pair(const collcalc_topo *topo, int i, int j, int *expected, int 
 
 static void advise_odd_bonds(collcalc_topo *topo)
 {
+    bond_census census[COLLCALC_TOPO_DEVICES_MAX]; /* about 22 kB */
+    for (int i = 0; i < topo->device_count; i++)
+        if (is_gpu(topo, i))
+            count_bonds(topo, i, &census[i]);
     int reported = 0;
     for (int i = 0; i < topo->device_count; i++) {
         for (int j = i + 1; j < topo->device_count; j++) {
             int expected = 0, by = 0;
             if (!is_gpu(topo, i) || !is_gpu(topo, j) ||
                 topo->cells[i][j].connection != COLLCALC_TOPO_NVLINK ||
-                !odd_pair(topo, i, j, &expected, &by))
+                !odd_pair(topo, census, i, j, &expected, &by))
                 continue;
             if (reported++ >= 8)
                 continue;
@@ -1226,10 +1319,18 @@ static void advise_nics(collcalc_topo *topo)
     collcalc_finding_add_line(finding, topo->header_line);
     if (far_count == 0)
         return;
+    int nvlink = 0;
+    for (int i = 0; i < topo->device_count && !nvlink; i++)
+        for (int j = 0; j < topo->device_count && !nvlink; j++)
+            nvlink = is_gpu(topo, i) && is_gpu(topo, j) &&
+                     topo->cells[i][j].connection == COLLCALC_TOPO_NVLINK;
     far_finding = collcalc_findings_add(
         &topo->advice, COLLCALC_SEVERITY_WARNING, "topo-nic-far",
-        "Check NCCL_NET_GDR_LEVEL (GDR is used only up to that distance) and NCCL_IB_HCA; a NIC "
-        "behind the GPU's own PCIe switch (PIX/PXB) is what GPUDirect RDMA needs.",
+        nvlink ? "Keep PXN on (NCCL_PXN_DISABLE unset, NCCL 2.12+): these GPUs then send through "
+                 "an NVLink peer's PIX NIC; check NCCL_IB_HCA lists the NICs in use and "
+                 "NCCL_NET_GDR_LEVEL (GDR is used only up to that distance)."
+               : "Check NCCL_NET_GDR_LEVEL (GDR is used only up to that distance) and NCCL_IB_HCA; "
+                 "a NIC behind the GPU's own PCIe switch (PIX/PXB) is what GPUDirect RDMA needs.",
         "%d GPU%s reach their nearest NIC only across NODE/SYS: %s; GPUDirect RDMA will be slow or "
         "off for them.",
         far_count, far_count > 1 ? "s" : "", far);
@@ -1354,6 +1455,14 @@ collcalc_status collcalc_topo_parse(const char *text, size_t length,
     if (status != COLLCALC_OK) {
         collcalc_mem_free(topo);
         return status;
+    }
+    if (reader.second_header_line > 0) {
+        collcalc_finding *finding = collcalc_findings_add(
+            &topo->advice, COLLCALC_SEVERITY_WARNING, "topo-second-matrix",
+            "Give each matrix to collcalc topo on its own (one file per machine).",
+            "A second matrix starts at line %ld; only the first (header at line %ld) was read.",
+            reader.second_header_line, topo->header_line);
+        collcalc_finding_add_line(finding, reader.second_header_line);
     }
     topo_analyse(topo, generation, given);
     *out = topo;

@@ -61,12 +61,36 @@ static void sweep_names_the_slow_pair(void **state)
     test_cli_run_free(&run);
 }
 
+/* issue 23 items 12 and 13 (topo parts): --gpu is checked before the file is read */
+static void topo_gpu_option_and_size(void **state)
+{
+    (void)state;
+    char line[512];
+    snprintf(line, sizeof line, "collcalc topo %s --gpu zz99",
+             test_source_path("tests/fuzz/corpus/topo/two_matrices.txt"));
+    test_cli_run run = test_cli_line(NULL, line);
+    assert_int_equal(run.exit_code, 2);
+    assert_non_null(strstr(run.err, "--gpu: unknown GPU 'zz99'"));
+    test_cli_run_free(&run);
+    size_t big = (1u << 20) + 100;
+    char *text = malloc(big + 1);
+    assert_non_null(text);
+    memset(text, 'a', big);
+    text[big] = '\0';
+    run = test_cli_line(text, "collcalc topo -");
+    free(text);
+    assert_int_equal(run.exit_code, 1);
+    assert_non_null(strstr(run.err, "more than 1048576 bytes"));
+    test_cli_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wrong_results_fail_strict),
         cmocka_unit_test(appended_run_fails_strict),
         cmocka_unit_test(sweep_names_the_slow_pair),
+        cmocka_unit_test(topo_gpu_option_and_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
