@@ -139,6 +139,7 @@ bool batch_read_buffered_line(batch_reader *r, char **out_text, size_t *out_leng
 batch_line_status batch_read_line(batch_reader *r, char **out_text, size_t *out_length)
 {
     bool too_long = false;
+    r->skipped = 0;
     for (;;) {
         size_t available = r->end - r->start;
         bool plain = false;
@@ -152,7 +153,13 @@ batch_line_status batch_read_line(batch_reader *r, char **out_text, size_t *out_
         if (available > BATCH_LINE_MAX) {
             /* Too long: drop what is buffered, keep reading to its end. */
             too_long = true;
+            r->skipped += available;
             r->start = r->end = 0;
+            if (r->skipped > BATCH_LINE_RUNAWAY_BYTES) {
+                r->line++;
+                r->eof = true; /* nothing after it is read */
+                return BATCH_LINE_RUNAWAY;
+            }
         }
         refill(r);
     }

@@ -11,6 +11,9 @@
 
 /* The longest line batch keeps; a longer one is skipped (and reported). */
 #define BATCH_LINE_MAX 65536
+/* A line with no end past this many bytes (/dev/zero, a binary file) ends
+ * the reading: skipping it would read forever. */
+#define BATCH_LINE_RUNAWAY_BYTES (16 << 20)
 /* Words of one query line / fields of one CSV row. */
 #define BATCH_WORDS_MAX 128
 
@@ -19,6 +22,7 @@ typedef struct {
     char *buffer; /* BATCH_LINE_MAX + the read chunk */
     size_t capacity, start, end;
     bool eof, error;
+    size_t skipped; /* bytes of the too-long line dropped so far */
     long line;  /* number of the line last returned, from 1 */
     bool plain; /* that line has no NUL and no byte >= 0x80: batch_check_text passes it */
 } batch_reader;
@@ -27,6 +31,7 @@ typedef enum {
     BATCH_LINE_OK = 0,   /* *out_text[0..*out_length) is the line, without "\n" or "\r\n"
                           * (nor, on line 1, a UTF-8 byte order mark) */
     BATCH_LINE_TOO_LONG, /* longer than BATCH_LINE_MAX: read to its end, dropped */
+    BATCH_LINE_RUNAWAY,  /* no end of line within BATCH_LINE_RUNAWAY_BYTES bytes: reading stops */
     BATCH_LINE_END,      /* no more lines */
     BATCH_LINE_READ_ERROR
 } batch_line_status;

@@ -834,6 +834,13 @@ static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
             return 0;
         if (status == BATCH_LINE_READ_ERROR)
             return cli_data_error(s->ctx, s->shown, "read error");
+        if (status == BATCH_LINE_RUNAWAY) {
+            write_pending(s);
+            return cli_data_error(s->ctx, s->shown,
+                                  "line %ld: over %d MiB without a line break: not a file of "
+                                  "queries; stopped there",
+                                  reader->line, BATCH_LINE_RUNAWAY_BYTES >> 20);
+        }
         line_taken(line, reader, status);
         size_t count = 1;
         bool ahead = !first && !s->csv;

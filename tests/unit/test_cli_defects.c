@@ -391,6 +391,46 @@ static void huge_rows_and_sizes(void **unused)
     }
 }
 
+
+/* Item 13: the readers of line files finish on /dev/zero (no line break,
+ * ever) with one line naming the file and the line. */
+static void endless_lines_are_refused(void **unused)
+{
+    (void)unused;
+    static const char *const COMMANDS[] = {
+        "collcalc batch /dev/zero",
+        "collcalc check /dev/zero --platform hgx-h100",
+        "collcalc fit /dev/zero --platform hgx-h100",
+        "collcalc diagnose /dev/zero",
+    };
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
+        test_cli_run run = test_cli_line(NULL, COMMANDS[i]);
+        assert_int_equal(run.exit_code, 1);
+        assert_int_equal(count_lines(run.err), 1);
+        assert_contains(run.err, ": /dev/zero: line 1: over ");
+        assert_string_equal(run.out, "");
+        test_cli_run_free(&run);
+    }
+    /* batch: the lines before it are answered. */
+    char dir[64], path[128], command[256];
+    scratch_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/q.txt", dir);
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    fputs("allreduce --size 1MB --gpus 8 --link nvlink5 --algo ring\n", file);
+    static char zeros[1 << 20];
+    for (int i = 0; i < 17; i++)
+        assert_int_equal(fwrite(zeros, 1, sizeof zeros, file), sizeof zeros);
+    assert_int_equal(fclose(file), 0);
+    snprintf(command, sizeof command, "collcalc batch %s --format jsonl", path);
+    test_cli_run run = test_cli_line(NULL, command);
+    assert_int_equal(run.exit_code, 1);
+    assert_int_equal(count_lines(run.out), 1);
+    assert_contains(run.err, "q.txt: line 2: over 16 MiB without a line break");
+    test_cli_run_free(&run);
+    remove_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +441,7 @@ int main(void)
         cmocka_unit_test(outputs_never_replace_inputs),
         cmocka_unit_test(dash_is_standard_output),
         cmocka_unit_test(huge_rows_and_sizes),
+        cmocka_unit_test(endless_lines_are_refused),
     };
     return cmocka_run_group_tests(tests, enter_source_dir, NULL);
 }
