@@ -1,6 +1,9 @@
 /* batch's line reader, checks and splitters (batch_lines.h). */
+#define _POSIX_C_SOURCE 200809L /* sigprocmask */
 #include "batch_lines.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,8 +94,22 @@ static void refill(batch_reader *r)
         r->end -= r->start;
         r->start = 0;
     }
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    if (r->interruptible)
+        sigprocmask(SIG_UNBLOCK, &interrupt, NULL);
+    errno = 0;
     size_t got = fread(r->buffer + r->end, 1, r->capacity - r->end, r->in);
+    int why = errno;
+    if (r->interruptible)
+        sigprocmask(SIG_BLOCK, &interrupt, NULL);
     r->end += got;
+    if (r->interruptible && why == EINTR && ferror(r->in)) { /* stopped: what came is read */
+        clearerr(r->in);
+        r->interrupted = r->eof = true;
+        return;
+    }
     if (got == 0) {
         if (ferror(r->in))
             r->error = true;

@@ -23,6 +23,9 @@ typedef struct {
     size_t capacity, start, end;
     bool eof, error;
     size_t skipped; /* bytes of the too-long line dropped so far */
+    /* SIGINT is blocked but while a read waits (the caller handles it
+     * without SA_RESTART); a read it cuts short ends the input there */
+    bool interruptible, interrupted;
     long line;  /* number of the line last returned, from 1 */
     bool plain; /* that line has no NUL and no byte >= 0x80: batch_check_text passes it */
 } batch_reader;

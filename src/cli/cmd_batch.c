@@ -6,6 +6,7 @@
  * written into one buffer, and memory stays bounded for any input. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,7 @@ typedef struct {
     char selection_why[2][1024];
     char capture_text[2048];
     long failed;
+    long last_line; /* the last line run */
     pending_row pending[PENDING_RESULTS];
     size_t pending_rows, pending_used; /* rows, and results they hold */
     collcalc_result pending_results[PENDING_RESULTS];
@@ -823,6 +825,16 @@ static void line_taken(read_line *line, const batch_reader *reader, batch_line_s
     line->key_made = false;
 }
 
+/* Set by SIGINT while batch runs (cmd_batch): the lines stop at the next
+ * line boundary, the rows of the lines before it are written whole. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int signal_number)
+{
+    (void)signal_number;
+    interrupted = 1;
+}
+
 static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
 {
     bool first = true;
@@ -858,6 +870,9 @@ static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
             int code = 0;
             if (!run_read_line(s, &group[i], &first, fail_fast, &code))
                 return code;
+            s->last_line = group[i].line_no;
+            if (interrupted)
+                return 0;
         }
     }
 }
@@ -969,10 +984,33 @@ int cmd_batch(cli_context *ctx)
         !row_buffer_init(&s->out, ctx->out, OUTPUT_BUFFER)) {
         code = cli_data_error(ctx, NULL, "out of memory");
     } else if ((code = read_columns(s)) == 0) {
+        /* SIGINT stops batch between lines: blocked (so no write is cut
+         * short) but while the reader waits for input. */
+        struct sigaction action, previous;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = on_interrupt;
+        sigemptyset(&action.sa_mask);
+        sigset_t block, old_mask;
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        interrupted = 0;
+        sigaction(SIGINT, &action, &previous);
+        sigprocmask(SIG_BLOCK, &block, &old_mask);
+        reader.interruptible = true;
         code = batch_loop(s, &reader, arg_given(&ctx->args, OPT_FAIL_FAST));
         /* A write error is cli_finish's to report (ferror); memory is ours. */
         if (!row_buffer_flush(&s->out) && code == 0 && !ferror(ctx->out))
             code = cli_data_error(ctx, NULL, "out of memory");
+        fflush(ctx->out); /* still with SIGINT held */
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        sigaction(SIGINT, &previous, NULL);
+        if (interrupted && code == 0) {
+            fprintf(ctx->err,
+                    "collcalc batch: interrupted: stopped after line %ld of %s; the rows of the "
+                    "lines before are written whole\n",
+                    s->last_line, s->shown);
+            code = EXIT_INTERRUPTED;
+        }
     }
     options_free(&line->args);
     if (s->capture != NULL)

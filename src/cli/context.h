@@ -21,7 +21,8 @@ enum {
     EXIT_OK = 0,
     EXIT_DATA = 1,     /* bad table or input file, unreadable file, write error */
     EXIT_USAGE = 2,    /* bad option or value */
-    EXIT_VIOLATION = 3 /* --strict: the input is fine but breaks a rule */
+    EXIT_VIOLATION = 3, /* --strict: the input is fine but breaks a rule */
+    EXIT_INTERRUPTED = 130 /* batch stopped by SIGINT (128 + 2, as shells report it) */
 };
 
 struct command_spec;

@@ -59,6 +59,20 @@ bool row_buffer_init(row_buffer *buffer, FILE *out, size_t capacity)
     return !buffer->failed;
 }
 
+/* Writes data[0, n) and moves the rest to the front. */
+static void write_front(row_buffer *buffer, size_t n)
+{
+    if (n == 0)
+        return;
+    if (!buffer->failed && n > 0 && fwrite(buffer->data, 1, n, buffer->out) != n)
+        buffer->failed = true;
+    memmove(buffer->data, buffer->data + n, buffer->used - n);
+    buffer->used -= n;
+    buffer->whole = 0;
+    if (buffer->numbers != NULL) /* the texts the table points at moved */
+        memset(buffer->numbers->cache.length, 0, sizeof buffer->numbers->cache.length);
+}
+
 bool row_buffer_flush(row_buffer *buffer)
 {
     if (buffer->out == NULL || buffer->used == 0)
@@ -66,6 +80,7 @@ bool row_buffer_flush(row_buffer *buffer)
     if (!buffer->failed && fwrite(buffer->data, 1, buffer->used, buffer->out) != buffer->used)
         buffer->failed = true;
     buffer->used = 0;
+    buffer->whole = 0;
     if (buffer->numbers != NULL) /* the texts the table points at are gone */
         memset(buffer->numbers->cache.length, 0, sizeof buffer->numbers->cache.length);
     return !buffer->failed;
@@ -89,9 +104,13 @@ static inline bool reserve(row_buffer *b, size_t n)
 static bool reserve_more(row_buffer *b, size_t n)
 {
     if (b->out != NULL) {
-        row_buffer_flush(b);
-        if (b->capacity >= n)
-            return !b->failed;
+        /* Only whole rows go out: output cut short (a signal, a full disk)
+         * never ends inside a row. The row being written stays. */
+        write_front(b, b->whole);
+        if (b->failed)
+            return false;
+        if (b->capacity - b->used >= n)
+            return true;
     }
     size_t capacity = b->capacity ? b->capacity : 256;
     while (capacity - b->used < n)
@@ -390,6 +409,7 @@ void rows_csv_header(row_buffer *buffer, const char *lead, const record_schema *
         put_text(buffer, schema->columns[columns[k]].name);
     }
     put_char(buffer, '\n');
+    buffer->whole = buffer->used;
 }
 
 /* The JSON style of a row written field by field: plain in JSON lines,
@@ -437,6 +457,7 @@ void rows_end(row_buffer *buffer, output_format format)
     if (format != FORMAT_CSV)
         put_char(buffer, '}');
     put_char(buffer, '\n');
+    buffer->whole = buffer->used;
 }
 
 void rows_list_begin(row_buffer *buffer, output_format format, const record_column *column,

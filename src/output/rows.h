@@ -17,6 +17,7 @@ struct row_numbers; /* rows.c: the number texts of the row being written */
 typedef struct {
     char *data;
     size_t used, capacity;
+    size_t whole; /* data[0, whole) are complete rows: a full buffer writes only those */
     FILE *out;
     bool failed; /* a write error or out of memory: later writes are dropped */
     struct row_numbers *numbers;

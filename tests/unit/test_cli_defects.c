@@ -4,6 +4,7 @@
 #include "support.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
@@ -431,6 +432,90 @@ static void endless_lines_are_refused(void **unused)
     remove_dir(dir);
 }
 
+
+/* Item 5: SIGINT during batch stops it at a line boundary: every row out
+ * is whole (the output ended inside a row at a 4 KiB boundary), one line on
+ * stderr, exit 130 (it was killed by the signal). */
+static void interrupted_batch_ends_on_a_row(void **unused)
+{
+    (void)unused;
+    char dir[64], path[128];
+    scratch_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/q.txt", dir);
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    for (int i = 0; i < 400000; i++) /* sizes differ: every row is costed */
+        fprintf(file, "allreduce --size %dB --gpus 8 --link nvlink5 --algo ring\n", 1000 + i);
+    assert_int_equal(fclose(file), 0);
+    int out_pipe[2], err_pipe[2];
+    assert_int_equal(pipe(out_pipe), 0);
+    assert_int_equal(pipe(err_pipe), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+        FILE *out = fdopen(out_pipe[1], "w"), *err = fdopen(err_pipe[1], "w");
+        if (out == NULL || err == NULL)
+            _exit(98);
+        char *argv[] = {(char *)(uintptr_t) "collcalc", (char *)(uintptr_t) "batch", path,
+                        (char *)(uintptr_t) "--format", (char *)(uintptr_t) "jsonl",
+                        (char *)(uintptr_t) "--columns", (char *)(uintptr_t) "time_us", NULL};
+        int code = collcalc_cli_main(7, argv, stdin, out, err);
+        fflush(out);
+        fflush(err);
+        _exit(code);
+    }
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    size_t capacity = 1 << 26, used = 0;
+    char *text = malloc(capacity);
+    assert_non_null(text);
+    bool sent = false;
+    ssize_t got;
+    while ((got = read(out_pipe[0], text + used, capacity - 1 - used)) > 0) {
+        used += (size_t)got;
+        if (!sent && used > (1u << 20)) { /* past a flush of the output buffer */
+            assert_int_equal(kill(child, SIGINT), 0);
+            sent = true;
+        }
+        assert_true(used < capacity - 1);
+    }
+    text[used] = '\0';
+    char err[1024];
+    got = read(err_pipe[0], err, sizeof err - 1);
+    err[got > 0 ? got : 0] = '\0';
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(sent);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 130);
+    /* Whole rows only: each line a complete JSON object, numbered on. */
+    assert_true(used > 0 && text[used - 1] == '\n');
+    long rows = 0;
+    for (char *line = text; *line != '\0';) {
+        char *end = strchr(line, '\n');
+        assert_non_null(end);
+        assert_true(line[0] == '{' && end[-1] == '}');
+        rows++;
+        char expected[32];
+        snprintf(expected, sizeof expected, "{\"line\":%ld,", rows);
+        assert_true(strncmp(line, expected, strlen(expected)) == 0);
+        line = end + 1;
+    }
+    assert_true(rows < 400000);
+    char expected[256];
+    snprintf(expected, sizeof expected,
+             "collcalc batch: interrupted: stopped after line %ld of %s; the rows of the lines "
+             "before are written whole\n",
+             rows, path);
+    assert_string_equal(err, expected);
+    free(text);
+    remove_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -442,6 +527,7 @@ int main(void)
         cmocka_unit_test(dash_is_standard_output),
         cmocka_unit_test(huge_rows_and_sizes),
         cmocka_unit_test(endless_lines_are_refused),
+        cmocka_unit_test(interrupted_batch_ends_on_a_row),
     };
     return cmocka_run_group_tests(tests, enter_source_dir, NULL);
 }
