@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers.h"
 #include "machine.h"
 
 #ifdef MACHINE_SSE2
@@ -198,35 +199,12 @@ const char *batch_check_text(const char *text, size_t length, char *buffer, size
             i++;
             continue;
         }
-        size_t n = 0;
-        uint32_t code = 0, min = 0;
-        if (b >= 0xC2 && b <= 0xDF) {
-            n = 1;
-            code = b & 0x1Fu;
-            min = 0x80;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            n = 2;
-            code = b & 0x0Fu;
-            min = 0x800;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            n = 3;
-            code = b & 0x07u;
-            min = 0x10000;
-        }
-        bool valid = n > 0 && i + n < length + 1 && i + n <= length;
-        for (size_t k = 1; valid && k <= n; k++) {
-            if (i + k >= length || (c[i + k] & 0xC0) != 0x80)
-                valid = false;
-            else
-                code = (code << 6) | (c[i + k] & 0x3Fu);
-        }
-        if (valid && (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)))
-            valid = false;
-        if (!valid) {
+        size_t n = collcalc_utf8_decode(c + i, length - i, NULL);
+        if (n == 0) {
             snprintf(buffer, size, "not valid UTF-8 at column %zu", i + 1);
             return buffer;
         }
-        i += n + 1;
+        i += n;
     }
     return NULL;
 }

@@ -8,6 +8,7 @@
 #define COLLCALC_CORE_HELPERS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collcalc/status.h"
 
@@ -38,6 +39,15 @@ const char *collcalc_echo(char *buffer, size_t buffer_size, const char *text);
 
 /* The same for length bytes of text (need not be NUL-terminated). */
 const char *collcalc_echo_n(char *buffer, size_t buffer_size, const char *text, size_t length);
+
+/* The one UTF-8 decoder (status.c): the well-formed sequence at s among the
+ * `available` bytes there (RFC 3629: no overlong forms, no surrogates,
+ * nothing past U+10FFFF). Returns its length (1 for an ASCII byte, else 2
+ * to 4) and puts its code point in *out_code (NULL: not wanted), or returns
+ * 0 when none starts there (a continuation byte, a cut or malformed
+ * sequence, or available 0). The bytes are read in order up to the first
+ * that does not fit, so a NUL-terminated text may pass 4 as available. */
+size_t collcalc_utf8_decode(const unsigned char *s, size_t available, uint32_t *out_code);
 
 /* Did-you-mean: the names nearest to an unknown one. */
 #define COLLCALC_SUGGEST_MAX 3

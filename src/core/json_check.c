@@ -271,37 +271,6 @@ static void skip_space(scanner *s)
         s->cur++;
 }
 
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no
- * surrogates, at most U+10FFFF), or 0. */
-static size_t utf8_length(const unsigned char *p, const unsigned char *end)
-{
-    unsigned char c = p[0];
-    size_t count;
-    unsigned char low = 0x80, high = 0xBF; /* allowed range of the second byte */
-    if (c >= 0xC2 && c <= 0xDF)
-        count = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        count = 3;
-        if (c == 0xE0)
-            low = 0xA0;
-        else if (c == 0xED)
-            high = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        count = 4;
-        if (c == 0xF0)
-            low = 0x90;
-        else if (c == 0xF4)
-            high = 0x8F;
-    } else
-        return 0;
-    if ((size_t)(end - p) < count || p[1] < low || p[1] > high)
-        return 0;
-    for (size_t i = 2; i < count; i++)
-        if ((p[i] & 0xC0u) != 0x80u)
-            return 0;
-    return count;
-}
-
 static bool scan_hex4(scanner *s, const unsigned char *escape, unsigned *out)
 {
     unsigned value = 0;
@@ -377,7 +346,7 @@ static bool scan_string(scanner *s)
         } else if (c < 0x80) {
             s->cur++;
         } else {
-            size_t n = utf8_length(s->cur, s->end);
+            size_t n = collcalc_utf8_decode(s->cur, (size_t)(s->end - s->cur), NULL);
             if (n == 0)
                 return scan_fail(s, s->cur, "invalid UTF-8 in a string");
             s->cur += n;

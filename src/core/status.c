@@ -41,34 +41,47 @@ const char *collcalc_status_name(collcalc_status status)
 
 /* ------------------------------------------------------------- echoes */
 
-/* Length of a well-formed UTF-8 sequence at s (so "µs" stays readable),
- * or 0 when the byte must be escaped. */
-static size_t utf8_sequence_length(const unsigned char *s, size_t available)
+size_t collcalc_utf8_decode(const unsigned char *s, size_t available, uint32_t *out_code)
 {
+    if (available == 0)
+        return 0;
+    if (s[0] < 0x80) {
+        if (out_code != NULL)
+            *out_code = s[0];
+        return 1;
+    }
     size_t need;
-    unsigned char low = 0x80, high = 0xBF;
+    uint32_t code;
+    unsigned char low = 0x80, high = 0xBF; /* the second byte's range */
     if (s[0] >= 0xC2 && s[0] <= 0xDF) {
         need = 2;
+        code = s[0] & 0x1Fu;
     } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
         need = 3;
+        code = s[0] & 0x0Fu;
         if (s[0] == 0xE0)
-            low = 0xA0;
+            low = 0xA0; /* no overlong forms */
         if (s[0] == 0xED)
             high = 0x9F; /* no UTF-16 surrogates */
     } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
         need = 4;
+        code = s[0] & 0x07u;
         if (s[0] == 0xF0)
             low = 0x90;
         if (s[0] == 0xF4)
-            high = 0x8F;
+            high = 0x8F; /* nothing past U+10FFFF */
     } else {
         return 0;
     }
     if (need > available || s[1] < low || s[1] > high)
         return 0;
-    for (size_t i = 2; i < need; i++)
-        if ((s[i] & 0xC0) != 0x80)
+    for (size_t i = 1; i < need; i++) {
+        if (i > 1 && (s[i] & 0xC0) != 0x80)
             return 0;
+        code = code << 6 | (s[i] & 0x3Fu);
+    }
+    if (out_code != NULL)
+        *out_code = code;
     return need;
 }
 
@@ -103,8 +116,8 @@ const char *collcalc_echo_n(char *buffer, size_t buffer_size, const char *text, 
         if (c >= 0x20 && c < 0x7F) {
             piece[0] = (char)c;
             n = consumed = 1;
-        } else if ((consumed = utf8_sequence_length((const unsigned char *)text + i,
-                                                    length - i)) > 0) {
+        } else if (c >= 0x80 && (consumed = collcalc_utf8_decode((const unsigned char *)text + i,
+                                                                   length - i, NULL)) > 0) {
             if (i + consumed > COLLCALC_ECHO_MAX) {
                 complete = false;
                 break;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "human.h"
+#include "helpers.h"
 
 /* ---- the chart value -------------------------------------------------------- */
 
@@ -381,45 +382,21 @@ static plot_point *sorted_points(const plot_series *s)
 
 /* ---- text ------------------------------------------------------------------- */
 
-/* Decodes one UTF-8 character at s (NUL-terminated). Returns the bytes it
- * takes (>= 1 unless at the end) and sets *valid: false for a malformed,
- * overlong, surrogate or out-of-range sequence (then 1 byte is consumed). */
+/* Decodes one UTF-8 character at s (NUL-terminated; collcalc_utf8_decode).
+ * Returns the bytes it takes (>= 1 unless at the end) and sets *valid:
+ * false for a malformed, overlong, surrogate or out-of-range sequence (then
+ * 1 byte is consumed). */
 static size_t utf8_next(const unsigned char *s, uint32_t *code, bool *valid)
 {
-    *valid = false;
     *code = 0;
+    *valid = false;
     if (s[0] == 0)
         return 0;
-    if (s[0] < 0x80) {
-        *code = s[0];
-        *valid = true;
+    size_t length = collcalc_utf8_decode(s, 4, code);
+    if (length == 0) {
+        *code = 0;
         return 1;
     }
-    size_t length;
-    uint32_t c, min;
-    if ((s[0] & 0xE0u) == 0xC0u) {
-        length = 2;
-        c = s[0] & 0x1Fu;
-        min = 0x80;
-    } else if ((s[0] & 0xF0u) == 0xE0u) {
-        length = 3;
-        c = s[0] & 0x0Fu;
-        min = 0x800;
-    } else if ((s[0] & 0xF8u) == 0xF0u) {
-        length = 4;
-        c = s[0] & 0x07u;
-        min = 0x10000;
-    } else {
-        return 1;
-    }
-    for (size_t i = 1; i < length; i++) {
-        if ((s[i] & 0xC0u) != 0x80u)
-            return 1;
-        c = (c << 6) | (s[i] & 0x3Fu);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 1;
-    *code = c;
     *valid = true;
     return length;
 }

@@ -252,6 +252,51 @@ static void test_size_every_unit_and_digit_count(void **state)
     }
 }
 
+/* The one UTF-8 decoder (core's helpers.h): lengths and code points of
+ * well-formed sequences; 0 for overlong forms, surrogates, code points past
+ * U+10FFFF, stray continuation bytes and cut sequences. */
+static void test_utf8_decode(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bytes;
+        size_t available;
+        size_t length;
+        uint32_t code;
+    } CASES[] = {
+        {"A", 1, 1, 0x41},
+        {"\xC2\xB5s", 3, 2, 0xB5},
+        {"\xE2\x82\xAC", 3, 3, 0x20AC},
+        {"\xF0\x9F\x98\x80", 4, 4, 0x1F600},
+        {"\xF4\x8F\xBF\xBF", 4, 4, 0x10FFFF},
+        {"\xED\x9F\xBF", 3, 3, 0xD7FF},
+        {"\xC0\x80", 2, 0, 0},         /* overlong */
+        {"\xC1\xBF", 2, 0, 0},         /* overlong */
+        {"\xE0\x80\x80", 3, 0, 0},     /* overlong */
+        {"\xF0\x80\x80\x80", 4, 0, 0}, /* overlong */
+        {"\xED\xA0\x80", 3, 0, 0},     /* a surrogate */
+        {"\xF4\x90\x80\x80", 4, 0, 0}, /* past U+10FFFF */
+        {"\xF5\x80\x80\x80", 4, 0, 0},
+        {"\x80", 1, 0, 0},             /* a continuation byte */
+        {"\xE2\x82\xAC", 2, 0, 0},     /* cut by available */
+        {"\xE2\x82", 4, 0, 0},         /* cut by the NUL */
+        {"\xE2\x28\xAC", 3, 0, 0},     /* not a continuation */
+        {"A", 0, 0, 0},
+    };
+    for (size_t i = 0; i < COUNT_OF(CASES); i++) {
+        uint32_t code = 0xFFFFFFFF;
+        size_t length =
+            collcalc_utf8_decode((const unsigned char *)CASES[i].bytes, CASES[i].available, &code);
+        if (length != CASES[i].length || (length > 0 && code != CASES[i].code)) {
+            print_error("case %zu: length %zu code %x\n", i, length, (unsigned)code);
+            fail();
+        }
+        assert_int_equal(collcalc_utf8_decode((const unsigned char *)CASES[i].bytes,
+                                              CASES[i].available, NULL),
+                         CASES[i].length);
+    }
+}
+
 /* Every suffix of one to three letters after a number: a unit gives its
  * bytes, anything else is refused (the one-pass reading finds units
  * through a hashed table; the whole grammar must agree with it). */
@@ -945,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_size_accepts),
         cmocka_unit_test(test_size_rejects),
         cmocka_unit_test(test_size_every_unit_and_digit_count),
+        cmocka_unit_test(test_utf8_decode),
         cmocka_unit_test(test_size_short_suffixes),
         cmocka_unit_test(test_size_null_arguments),
         cmocka_unit_test(test_time_accepts),
