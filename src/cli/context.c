@@ -391,7 +391,7 @@ int cli_operation(cli_context *ctx, collcalc_op *out)
     const char *word = arg_value(&ctx->args, OPT_OP);
     if (ctx->args.positional_count > (word == NULL ? 1 : 0))
         return cli_usage_error(ctx, NULL, "unexpected argument '%.60s'",
-                               ctx->args.positionals[ctx->args.positional_count - 1]);
+                               arg_positional(&ctx->args, ctx->args.positional_count - 1));
     if (word == NULL && ctx->args.positional_count == 1)
         word = ctx->args.positionals[0];
     if (word == NULL)

@@ -79,6 +79,14 @@ static void fit_takes_many_files(void **unused)
     assert_contains(run.out, "fit of hgx-h100's NCCL model to 16 runs");
     test_cli_run_free(&run);
 
+    /* Past eight operands a command that takes one names the last (read
+     * beyond the inline operands before: found by fuzz_cli). */
+    run = test_cli_line(NULL, "collcalc compare allreduce a b c d e f g h i j --gpus 8");
+    assert_int_equal(run.exit_code, 2);
+    assert_string_equal(run.err, "collcalc compare: unexpected argument 'j' (see 'collcalc compare "
+                                 "--help')\n");
+    test_cli_run_free(&run);
+
     snprintf(command + used, sizeof command - (size_t)used, " examples/nccl_allreduce_h100_2node.txt");
     run = test_cli_line(NULL, command);
     assert_int_equal(run.exit_code, 2);
