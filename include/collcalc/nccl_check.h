@@ -41,7 +41,9 @@ typedef enum {
     COLLCALC_VERDICT_HEALTHY = 0,
     COLLCALC_VERDICT_BELOW_EXPECTATION,
     COLLCALC_VERDICT_ABOVE_LINE_RATE,
-    COLLCALC_VERDICT_UNKNOWN /* nothing predicted */
+    COLLCALC_VERDICT_UNKNOWN,    /* nothing predicted */
+    COLLCALC_VERDICT_NO_EVIDENCE /* predicted, but no validation run of this regime to say
+                                    how far a healthy run may fall from the prediction */
 } collcalc_verdict;
 
 typedef struct {
@@ -56,6 +58,15 @@ typedef struct {
     bool above_line;
     uint64_t above_bytes; /* the first row above the line rate */
     double above_busbw_GBps;
+    /* Bands (collcalc_check_use_bands): large rows are judged against the
+     * low edge of their regime's band instead of COLLCALC_CHECK_BELOW_RATIO. */
+    const collcalc_nccl_system *system; /* borrowed; NULL = the fixed ratio */
+    collcalc_nccl_func func;
+    size_t judged_count;                       /* large rows whose regime has a band */
+    double over_low[COLLCALC_CHECK_ROWS_MAX];  /* measured busbw / the band's low edge */
+    size_t unjudged_count;                     /* large rows without evidence */
+    collcalc_nccl_band band;                   /* the band of the largest judged row */
+    uint64_t band_bytes;
 } collcalc_check;
 
 typedef struct {
@@ -63,6 +74,7 @@ typedef struct {
     double median_ratio;        /* measured / predicted busbw, large rows; 1 when none */
     double median_busbw_error;  /* over large rows; 0 when none */
     double median_time_error;   /* over small rows; 0 when none */
+    double median_over_low;     /* with bands: measured / the band's low edge, judged rows; 0 none */
 } collcalc_check_summary;
 
 /* The busbw one GPU cannot beat on this cluster without reduction in the
@@ -74,6 +86,13 @@ double collcalc_check_line_rate_GBps(const collcalc_platform *platform, const co
 
 void collcalc_check_init(collcalc_check *check, double line_rate_GBps);
 
+/* Judge the rows against the bands of the model's regimes (doc/MODEL.md
+ * §15.1) on `system` (borrowed until collcalc_check_finish) for func:
+ * below-expectation only when the median large row falls under its band's
+ * low edge; no-evidence when no large row's regime has a band. */
+void collcalc_check_use_bands(collcalc_check *check, const collcalc_nccl_system *system,
+                              collcalc_nccl_func func);
+
 /* One row: its size, measured time and busbw, and the model's selected
  * candidate. Rows with a zero size or time are ignored. */
 void collcalc_check_add(collcalc_check *check, uint64_t size_bytes, double measured_time_us,
@@ -83,7 +102,7 @@ void collcalc_check_add(collcalc_check *check, uint64_t size_bytes, double measu
  * order rows were added in is not kept). */
 void collcalc_check_finish(collcalc_check *check, collcalc_check_summary *out);
 
-/* "healthy", "below-expectation", "above-line-rate", "unknown". */
+/* "healthy", "below-expectation", "above-line-rate", "unknown", "no-evidence". */
 const char *collcalc_verdict_name(collcalc_verdict verdict);
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -410,10 +410,26 @@ typedef struct {
     double algbw_GBps;        /* nccl-tests' algbw = size / time */
     double busbw_GBps;        /* nccl-tests' busbw = algbw x its factor */
     double nccl_busbw_GBps;   /* the busbw NCCL's own time (nccl_time_us) implies */
+    /* The band around the prediction (collcalc_nccl_band_apply with the
+     * prediction's band): where a healthy run of this regime measures;
+     * all 0 when the regime has no evidence or the candidate cannot run. */
+    double busbw_low_GBps, busbw_high_GBps;
+    double time_low_us, time_high_us;
 } collcalc_nccl_candidate;
 
 /* NCCL's algorithm x protocol pairs, then the point-to-point candidate. */
 #define COLLCALC_NCCL_MAX_CANDIDATES (COLLCALC_NCCL_NUM_ALGOS * COLLCALC_NCCL_NUM_PROTOS + 1)
+
+/* The model's error in one regime (where the GPUs are, what runs, the
+ * size), from the residuals of the validation runs of that regime
+ * (doc/MODEL.md §15.1): a healthy run measures between low_ratio and
+ * high_ratio times the predicted busbw (the predicted time divided by them). */
+typedef struct {
+    char regime[128];             /* "nodes over InfiniBand, all-to-all, >= 64 MiB" */
+    bool evidence;                /* false: no run of this regime; no band */
+    int runs;                     /* validation runs behind the band */
+    double low_ratio, high_ratio; /* measured / predicted busbw; 0 without evidence */
+} collcalc_nccl_band;
 
 typedef struct {
     collcalc_nccl_func func;
@@ -425,6 +441,9 @@ typedef struct {
                                last (COLLCALC_NCCL_P2P / Simple) */
     collcalc_nccl_candidate candidates[COLLCALC_NCCL_MAX_CANDIDATES];
     int selected; /* index into candidates, -1 when nothing can run */
+    /* The model's error where this prediction falls (regime, evidence,
+     * ratios; doc/MODEL.md §15.1); the candidates carry its range. */
+    collcalc_nccl_band band;
 } collcalc_nccl_prediction;
 
 /* Costs every (algorithm x protocol) for one call of `func` on size_bytes
@@ -466,6 +485,27 @@ collcalc_status collcalc_nccl_switch_points(const collcalc_nccl_system *system,
                                             uint64_t max_bytes, collcalc_nccl_choice_range *ranges,
                                             size_t capacity, size_t *out_count,
                                             collcalc_diag *diag);
+
+/* ------------------------------------------------------------------ */
+/* Bands: the range a healthy run falls in (doc/MODEL.md §15.1). */
+
+/* The model's error in one regime (where the GPUs are, what runs, the
+ * size), from the leave-one-source-out residuals of the validation runs of
+ * that regime: a healthy run measures between low_ratio and high_ratio
+ * times the predicted busbw (and the predicted time divided by them). */
+/* collcalc_nccl_band is declared above collcalc_nccl_prediction. */
+
+/* The band of a prediction of func at size_bytes on system. Never fails:
+ * without evidence out->evidence is false and the ratios are 0. */
+void collcalc_nccl_band_of(const collcalc_nccl_system *system, collcalc_nccl_func func,
+                           uint64_t size_bytes, collcalc_nccl_band *out);
+
+/* The band around a candidate's prediction: busbw x [low, high], time /
+ * [high, low]. All four 0 when the band has no evidence. Any out-pointer
+ * may be NULL. */
+void collcalc_nccl_band_apply(const collcalc_nccl_band *band,
+                              const collcalc_nccl_candidate *candidate, double *busbw_low_GBps,
+                              double *busbw_high_GBps, double *time_low_us, double *time_high_us);
 
 /* nccl-tests' busbw factor: AR 2(n-1)/n, AG/RS (n-1)/n, Bcast/Reduce 1;
  * collcalc_busbw_factor (collcalc/model.h) for func's op, and 0 when

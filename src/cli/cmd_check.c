@@ -183,6 +183,8 @@ static int judge_run(cli_context *ctx, const char *shown, collcalc_nccl_tests_ru
     collcalc_check_init(check, line_rate);
     size_t too_large = 0;
     long too_large_line = 0;
+    if (predicted)
+        collcalc_check_use_bands(check, &setup->system, func); /* doc/MODEL.md 15.1 */
     for (size_t i = 0; i < run->row_count; i++) {
         const collcalc_nccl_tests_read_row *r = &run->rows[i];
         const collcalc_nccl_tests_measurement *m = &r->row.out_of_place;
@@ -286,6 +288,14 @@ static int judge_run(cli_context *ctx, const char *shown, collcalc_nccl_tests_ru
             "below expectation: large messages reach %.0f%% of the predicted busbw (median; "
             "%s at worst %.0f%%)",
             100.0 * summary.median_ratio, sizes, 100.0 * check->worst_ratio);
+        break;
+    case COLLCALC_VERDICT_NO_EVIDENCE:
+        collcalc_findings_add(findings, COLLCALC_SEVERITY_INFO, "no-evidence", NULL,
+                              "not judged: no validation run of this regime (%s) says how far a "
+                              "healthy run falls from the prediction; large messages reach %.0f%% "
+                              "of it (median)",
+                              check->band.regime[0] != '\0' ? check->band.regime : "its regime",
+                              100.0 * summary.median_ratio);
         break;
     case COLLCALC_VERDICT_ABOVE_LINE_RATE:
         collcalc_format_bytes_iec(a, sizeof a, (double)check->above_bytes);

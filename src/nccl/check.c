@@ -30,6 +30,15 @@ void collcalc_check_init(collcalc_check *check, double line_rate_GBps)
     check->worst_ratio = 1.0;
 }
 
+void collcalc_check_use_bands(collcalc_check *check, const collcalc_nccl_system *system,
+                              collcalc_nccl_func func)
+{
+    if (check == NULL)
+        return;
+    check->system = system;
+    check->func = func;
+}
+
 static bool in_network(collcalc_nccl_algo algo)
 {
     return algo == COLLCALC_NCCL_NVLS || algo == COLLCALC_NCCL_NVLS_TREE ||
@@ -60,7 +69,26 @@ void collcalc_check_add(collcalc_check *check, uint64_t size_bytes, double measu
     } else {
         check->rows_over_cap++;
     }
-    if (ratio < COLLCALC_CHECK_BELOW_RATIO) {
+    double below = COLLCALC_CHECK_BELOW_RATIO;
+    if (check->system != NULL) {
+        collcalc_nccl_band band;
+        collcalc_nccl_band_of(check->system, check->func, size_bytes, &band);
+        if (!band.evidence) {
+            check->unjudged_count++;
+            if (check->judged_count == 0)
+                check->band = band; /* names the regime a no-evidence verdict is about */
+            below = 0.0; /* no row is below a band that does not exist */
+        } else {
+            below = band.low_ratio;
+            if (check->judged_count < COLLCALC_CHECK_ROWS_MAX)
+                check->over_low[check->judged_count++] = ratio / band.low_ratio;
+            if (size_bytes >= check->band_bytes) {
+                check->band = band;
+                check->band_bytes = size_bytes;
+            }
+        }
+    }
+    if (ratio < below) {
         if (check->below_count++ == 0)
             check->below_min_bytes = size_bytes;
         check->below_max_bytes = size_bytes;
@@ -96,11 +124,17 @@ void collcalc_check_finish(collcalc_check *check, collcalc_check_summary *out)
     out->median_ratio = median_of(check->ratio_large, check->large_count, 1.0);
     out->median_busbw_error = median_of(check->busbw_error, check->large_count, 0.0);
     out->median_time_error = median_of(check->time_error, check->small_count, 0.0);
+    out->median_over_low = median_of(check->over_low, check->judged_count, 0.0);
+    bool banded = check->system != NULL;
     if (check->large_count == 0 && check->small_count == 0)
         out->verdict = COLLCALC_VERDICT_UNKNOWN;
     else if (check->above_line)
         out->verdict = COLLCALC_VERDICT_ABOVE_LINE_RATE;
-    else if (check->large_count > 0 && out->median_ratio < COLLCALC_CHECK_BELOW_RATIO)
+    else if (banded && check->large_count > 0 && check->judged_count == 0)
+        out->verdict = COLLCALC_VERDICT_NO_EVIDENCE;
+    else if (banded && check->judged_count > 0 && out->median_over_low < 1.0)
+        out->verdict = COLLCALC_VERDICT_BELOW_EXPECTATION;
+    else if (!banded && check->large_count > 0 && out->median_ratio < COLLCALC_CHECK_BELOW_RATIO)
         out->verdict = COLLCALC_VERDICT_BELOW_EXPECTATION;
     else
         out->verdict = COLLCALC_VERDICT_HEALTHY;
@@ -115,6 +149,8 @@ const char *collcalc_verdict_name(collcalc_verdict verdict)
         return "below-expectation";
     case COLLCALC_VERDICT_ABOVE_LINE_RATE:
         return "above-line-rate";
+    case COLLCALC_VERDICT_NO_EVIDENCE:
+        return "no-evidence";
     case COLLCALC_VERDICT_UNKNOWN:
         break;
     }

@@ -89,6 +89,18 @@ static const double fix_transport_step_us[COLLCALC_NCCL_NUM_TRANSPORTS] = {
  * routing, rails, oversubscription; NVIDIA: 8-node H100 "~320 GB/s is
  * possible, depending on your network" vs 392 on 2 nodes, nccl-tests#309). */
 
+void nccl_fill_bands(const collcalc_nccl_system *system, collcalc_nccl_prediction *out)
+{
+    collcalc_nccl_band_of(system, out->func, out->size_bytes, &out->band);
+    for (size_t i = 0; i < out->candidate_count; i++) {
+        collcalc_nccl_candidate *cand = &out->candidates[i];
+        if (cand->unavailable == COLLCALC_NCCL_OK)
+            collcalc_nccl_band_apply(&out->band, cand, &cand->busbw_low_GBps,
+                                     &cand->busbw_high_GBps, &cand->time_low_us,
+                                     &cand->time_high_us);
+    }
+}
+
 double nccl_transport_step_us(collcalc_nccl_transport transport)
 {
     return (unsigned)transport < COLLCALC_NCCL_NUM_TRANSPORTS ? fix_transport_step_us[transport]
@@ -832,6 +844,7 @@ collcalc_status collcalc_nccl_predict(const collcalc_nccl_system *system,
     }
     if (c.p == 1)
         return COLLCALC_OK;
+    nccl_fill_bands(system, out);
     if (!any_allowed)
         return collcalc_diag_fail(diag, COLLCALC_ERR_UNSUPPORTED,
                                   "no NCCL algorithm and protocol can run %s here (check "

@@ -20,6 +20,9 @@
  * (model.c says where each figure comes from). */
 double nccl_transport_step_us(collcalc_nccl_transport transport);
 
+/* The prediction's band (band.c) and each runnable candidate's range. */
+void nccl_fill_bands(const collcalc_nccl_system *system, collcalc_nccl_prediction *out);
+
 /* All-to-all and send/recv (p2p.c): fills *out for func ALLTOALL or
  * SENDRECV on a system check_system accepted; COLLCALC_ERR_UNSUPPORTED when
  * the system has no rate for a tier the data must cross. */

@@ -166,5 +166,6 @@ collcalc_status nccl_predict_p2p(const collcalc_nccl_system *s, const collcalc_n
         cand->nccl_busbw_GBps = bytes / (1000.0 * cand->nccl_time_us) * out->busbw_factor;
     cand->selected = true;
     out->selected = last;
+    nccl_fill_bands(s, out);
     return COLLCALC_OK;
 }

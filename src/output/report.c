@@ -471,6 +471,19 @@ static void nccl_header(document *doc, const collcalc_prepared *p, const collcal
                   "%s, busbw %s",
              collcalc_nccl_algo_name(c->algo), collcalc_nccl_proto_name(c->proto), c->channels_run,
              c->channels_run == 1 ? "" : "s", t, alg, bus);
+    const collcalc_nccl_band *band = &a->prediction.band;
+    if (band->evidence) {
+        char bl[32], bh[32], tl[32], th[32];
+        human_bandwidth_GBps(bl, sizeof bl, c->busbw_low_GBps);
+        human_bandwidth_GBps(bh, sizeof bh, c->busbw_high_GBps);
+        human_time_us(tl, sizeof tl, c->time_low_us);
+        human_time_us(th, sizeof th, c->time_high_us);
+        doc_text(doc, "expected from %d validation run%s of its regime (%s): busbw %s to %s, "
+                      "time %s to %s",
+                 band->runs, band->runs == 1 ? "" : "s", band->regime, bl, bh, tl, th);
+    } else {
+        doc_text(doc, "no validation run of its regime (%s): no expected range", band->regime);
+    }
 }
 
 /* ---- the document of one question ------------------------------------------------ */
@@ -484,6 +497,21 @@ void report_prepared_query(document *doc, const collcalc_prepared *p, const coll
     doc_query_text(doc, "model", "nccl");
     doc_query_text(doc, "platform", p->platform->name);
     doc_query_text(doc, "nccl_version", p->constants->version);
+    const collcalc_nccl_candidate *chosen = collcalc_nccl_selected(&a->prediction);
+    if (with_size && chosen != NULL) {
+        /* The band of the prediction (doc/MODEL.md 15.1); null without evidence. */
+        static const char *const keys[4] = {"busbw_low_GBps", "busbw_high_GBps", "time_low_us",
+                                            "time_high_us"};
+        const double values[4] = {chosen->busbw_low_GBps, chosen->busbw_high_GBps,
+                                  chosen->time_low_us, chosen->time_high_us};
+        doc_query_text(doc, "regime", a->prediction.band.regime);
+        for (int i = 0; i < 4; i++) {
+            if (a->prediction.band.evidence)
+                doc_query_number(doc, keys[i], i < 2 ? FIELD_GBPS : FIELD_TIME_US, values[i]);
+            else
+                doc_query_null(doc, keys[i]);
+        }
+    }
     collcalc_totals totals;
     if (with_size && p->layers * p->per_layer > 1 &&
         collcalc_answer_totals(p, a, &totals, NULL) == COLLCALC_OK)

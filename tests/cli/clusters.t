@@ -49,6 +49,7 @@ $ collcalc alltoall --size 1GiB --platform hgx-h100 --nodes 2 --explain
 all-to-all of 1.07 GB (1,073,741,824 bytes) on 16 GPUs = 2 nodes x 8 (nvlink4 inside, 8 x ib-ndr NICs per node)
 NCCL 2.30.7 tuner on hgx-h100 (ib, process-per-gpu launch); times with collcalc's corrections
 NCCL's choice: P2P/Simple on 8 channels: nccl-tests would print time 11.2 ms, algbw 95.6 GB/s, busbw 89.6 GB/s
+expected from 8 validation runs of its regime (nodes over InfiniBand, all-to-all, >= 64 MiB): busbw 65.1 GB/s to 113 GB/s, time 8.92 ms to 15.5 ms
 
 algorithm      protocol  channels  latency  bandwidth     time      algbw      busbw  NCCL's time  why
 Tree           LL               -        -          -        -          -          -            -  not for this function
@@ -136,6 +137,7 @@ $ collcalc allreduce --size 1MB --platform hgx-h100 --nodes 2 --gpus 8
 all-reduce of 1.00 MB (1,000,000 bytes) on 8 GPUs = 2 nodes x 4 (nvlink4 inside, 4 x ib-ndr NICs per node)
 NCCL 2.30.7 tuner on hgx-h100 (ib, process-per-gpu launch); times with collcalc's corrections
 NCCL's choice: Ring/LL128 on 8 channels: nccl-tests would print time 54.7 us, algbw 18.3 GB/s, busbw 32.0 GB/s
+expected from 8 validation runs of its regime (nodes over InfiniBand, collectives, 64 KiB - 64 MiB): busbw 13.4 GB/s to 59.0 GB/s, time 29.7 us to 130 us
 
 algorithm  protocol  channels  latency  bandwidth     time      algbw      busbw  NCCL's time  why
 Tree       LL               8  20.4 us     128 us   149 us  6.73 GB/s  11.8 GB/s       149 us  149 us > 54.7 us in NCCL's model

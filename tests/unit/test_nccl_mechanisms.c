@@ -9,6 +9,7 @@
 
 #include "support.h"
 
+#include "collcalc/nccl_check.h"
 #include "collcalc/nccl_model.h"
 
 #define assert_near(a, b, tolerance) assert_true(fabs((double)(a) - (double)(b)) <= (tolerance))
@@ -216,12 +217,96 @@ static void test_alltoall_and_sendrecv(void **state)
     assert_int_equal(collcalc_nccl_algo_parse("p2p", &parsed, &diag), COLLCALC_ERR_NOT_FOUND);
 }
 
+static void test_bands_and_verdicts(void **state)
+{
+    (void)state;
+    collcalc_nccl_hardware hw;
+    collcalc_nccl_hardware_init(&hw); /* 8x H100 */
+    collcalc_nccl_system s = derive(&hw);
+    collcalc_nccl_band band;
+    /* One NVLink node, collectives, >= 64 MiB: 14 runs, ratios .78-1.05,
+     * margin 0.1 + 0.2/14. */
+    collcalc_nccl_band_of(&s, COLLCALC_NCCL_ALLREDUCE, UINT64_C(1) << 30, &band);
+    assert_true(band.evidence);
+    assert_int_equal(band.runs, 14);
+    double m = 0.1 + 0.2 / 14.0;
+    assert_near(band.low_ratio, 0.78 * (1.0 - m), 1e-12);
+    assert_near(band.high_ratio, 1.05 * (1.0 + m), 1e-12);
+    assert_string_equal(band.regime, "one NVLink node, collectives, >= 64 MiB");
+    /* The prediction carries it: busbw x [low, high], time / [high, low]. */
+    collcalc_nccl_options o;
+    collcalc_nccl_options_init(&o);
+    collcalc_nccl_prediction p = predict_with(&s, &o, COLLCALC_NCCL_ALLREDUCE, UINT64_C(1) << 30);
+    const collcalc_nccl_candidate *c = collcalc_nccl_selected(&p);
+    assert_true(p.band.evidence);
+    assert_near(c->busbw_low_GBps, c->busbw_GBps * band.low_ratio, 1e-9);
+    assert_near(c->busbw_high_GBps, c->busbw_GBps * band.high_ratio, 1e-9);
+    assert_near(c->time_high_us, c->time_us / band.low_ratio, 1e-9);
+    assert_true(c->time_low_us < c->time_us && c->time_us < c->time_high_us);
+    /* No run of an all-to-all at 8 bytes: no band, all zero. */
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLTOALL, 8);
+    assert_false(p.band.evidence);
+    assert_near(collcalc_nccl_selected(&p)->busbw_low_GBps, 0.0, 0.0);
+    assert_string_equal(p.band.regime, "one NVLink node, all-to-all, <= 64 KiB");
+
+    /* check against the band: a run at 0.70 of the prediction is inside
+     * the band of one node (low edge 0.69), at 0.60 below it. */
+    collcalc_check *check = malloc(sizeof *check);
+    assert_non_null(check);
+    collcalc_check_summary summary;
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLREDUCE, UINT64_C(1) << 30);
+    c = collcalc_nccl_selected(&p);
+    for (int k = 0; k < 2; k++) {
+        double ratio = k == 0 ? 0.70 : 0.60;
+        collcalc_check_init(check, 0.0);
+        collcalc_check_use_bands(check, &s, COLLCALC_NCCL_ALLREDUCE);
+        collcalc_check_add(check, UINT64_C(1) << 30, c->time_us / ratio, c->busbw_GBps * ratio, c);
+        collcalc_check_finish(check, &summary);
+        assert_int_equal(summary.verdict,
+                         k == 0 ? COLLCALC_VERDICT_HEALTHY : COLLCALC_VERDICT_BELOW_EXPECTATION);
+        assert_near(summary.median_over_low, ratio / band.low_ratio, 1e-12);
+    }
+    /* Without bands the fixed 0.80 rule calls 0.70 below expectation. */
+    collcalc_check_init(check, 0.0);
+    collcalc_check_add(check, UINT64_C(1) << 30, c->time_us / 0.7, c->busbw_GBps * 0.7, c);
+    collcalc_check_finish(check, &summary);
+    assert_int_equal(summary.verdict, COLLCALC_VERDICT_BELOW_EXPECTATION);
+    /* send/recv across 2 nodes of cloud Ethernet: no run, no verdict on
+     * speed, whatever the measurement. */
+    hw.nodes = 2;
+    hw.transport = COLLCALC_NCCL_NET_ROCE;
+    s = derive(&hw);
+    p = predict_with(&s, &o, COLLCALC_NCCL_SENDRECV, UINT64_C(1) << 30);
+    c = collcalc_nccl_selected(&p);
+    collcalc_check_init(check, 0.0);
+    collcalc_check_use_bands(check, &s, COLLCALC_NCCL_SENDRECV);
+    collcalc_check_add(check, UINT64_C(1) << 30, c->time_us * 10.0, c->busbw_GBps / 10.0, c);
+    collcalc_check_finish(check, &summary);
+    assert_int_equal(summary.verdict, COLLCALC_VERDICT_NO_EVIDENCE);
+    assert_string_equal(collcalc_verdict_name(summary.verdict), "no-evidence");
+    assert_string_equal(check->band.regime,
+                        "nodes over cloud Ethernet (RoCE, EFA, TCPX, TCPXO), send/recv, >= 64 MiB");
+    /* All-to-all across 2 racks of 64 GB200 GPUs at OCI's 89.7 GB/s:
+     * healthy (it is the band's evidence, and 0.90 of the prediction). */
+    hw = blackwell(64, 2);
+    s = derive(&hw);
+    p = predict_with(&s, &o, COLLCALC_NCCL_ALLTOALL, UINT64_C(8) << 30);
+    c = collcalc_nccl_selected(&p);
+    collcalc_check_init(check, 0.0);
+    collcalc_check_use_bands(check, &s, COLLCALC_NCCL_ALLTOALL);
+    collcalc_check_add(check, UINT64_C(8) << 30, 8589934592.0 / (1000.0 * 90.40), 89.70, c);
+    collcalc_check_finish(check, &summary);
+    assert_int_equal(summary.verdict, COLLCALC_VERDICT_HEALTHY);
+    free(check);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inter_search_bounded_by_nvlink),
         cmocka_unit_test(test_tree_across_nodes),
         cmocka_unit_test(test_alltoall_and_sendrecv),
+        cmocka_unit_test(test_bands_and_verdicts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
