@@ -60,12 +60,11 @@ static void assert_not_cut(void)
     }
 }
 
-static void read_fixture(const char *name)
+/* Reads the file at path (as test_read_file finds it) into log_state and found. */
+static void read_path(const char *path)
 {
-    char relative[256];
-    snprintf(relative, sizeof relative, "validation/%s", name);
     size_t length = 0;
-    char *text = test_read_file(test_shared_path(relative), &length);
+    char *text = test_read_file(path, &length);
     assert_non_null(text);
     collcalc_nccl_log_init(&log_state);
     collcalc_nccl_log_feed_text(&log_state, text, length);
@@ -73,6 +72,13 @@ static void read_fixture(const char *name)
     collcalc_diag diag = {{0}};
     assert_int_equal(collcalc_nccl_log_finish(&log_state, &found, &diag), COLLCALC_OK);
     assert_not_cut();
+}
+
+static void read_fixture(const char *name)
+{
+    char relative[256];
+    snprintf(relative, sizeof relative, "validation/%s", name);
+    read_path(test_shared_path(relative));
 }
 
 static void read_text(const char *text)
@@ -334,19 +340,12 @@ static void test_tuning_and_old_lines(void **state)
     assert_int_equal(warn->lines[0], 8);
 }
 
+/* A fixture copied under tests/fuzz/corpus/nccl_log (never skipped). */
 static void read_corpus(const char *name)
 {
     char relative[256];
     snprintf(relative, sizeof relative, "tests/fuzz/corpus/nccl_log/%s", name);
-    size_t length = 0;
-    char *text = test_read_file(test_source_path(relative), &length);
-    assert_non_null(text);
-    collcalc_nccl_log_init(&log_state);
-    collcalc_nccl_log_feed_text(&log_state, text, length);
-    free(text);
-    collcalc_diag diag = {{0}};
-    assert_int_equal(collcalc_nccl_log_finish(&log_state, &found, &diag), COLLCALC_OK);
-    assert_not_cut();
+    read_path(test_source_path(relative));
 }
 
 /* NCCL 2.29's choice lines and the TUNING table (validation file, copied) */
