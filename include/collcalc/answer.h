@@ -153,6 +153,7 @@ typedef struct {
  * kept (batch keeps many); its pointers borrow from the session. */
 typedef struct {
     collcalc_cost_model model; /* ALPHA_BETA or NCCL, never AUTO */
+    collcalc_nccl_launch launch; /* every model: one process per GPU, or one for all */
     collcalc_query query;      /* size_bytes 0 */
     collcalc_bw_basis basis;
     long layers, per_layer;
@@ -166,7 +167,6 @@ typedef struct {
     collcalc_nccl_system system;
     const collcalc_nccl_constants *constants; /* the release's (its selection) */
     collcalc_nccl_options options;
-    collcalc_nccl_launch launch;
 } collcalc_prepared;
 
 /* Resolves request against the session's tables. A failure that is the
