@@ -228,11 +228,11 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
     out->p2p = hw->nvlink_links_per_gpu > 0 || hw->p2p;
     out->pci_bw_GBps = hw->pci_bw_GBps;
     out->nvswitch = hw->nvswitch;
-    /* NVLS needs at least two GPUs of the node on the NVSwitch: with one
-     * local rank there is no multicast group to reduce in (NCCL leaves NVLS
-     * off when a node holds a single rank). */
+    /* NCCL's ncclNvlsInit (src/transport/nvls.cc, 2.17-2.29) turns NVLS off
+     * when the node holds 2 GPUs or fewer (doc/MODEL.md, NVLS): a job of one
+     * or two GPUs per node runs Ring/Tree across nodes. */
     out->nvls_support = hw->nvls && hw->nvswitch && sm >= 90 && hw->nvlink_links_per_gpu > 0 &&
-                        hw->gpus_per_node > 1;
+                        hw->gpus_per_node > 2;
     out->fabric_efficiency = 1.0;
     if (hw->nodes > 2) {
         double eff = 1.0 - FABRIC_LOSS_PER_DOUBLING * log2((double)hw->nodes / 2.0);

@@ -248,6 +248,28 @@ static void test_names(void **state)
     assert_string_equal(collcalc_nccl_func_name(COLLCALC_NCCL_ALLREDUCE), "AllReduce");
 }
 
+/* NCCL turns NVLS off on a node of 2 GPUs or fewer (ncclNvlsInit): one or
+ * two H100s per node across nodes never run NVLS or NVLSTree. */
+static void test_nvls_needs_more_than_two_gpus_per_node(void **state)
+{
+    (void)state;
+    collcalc_nccl_hardware hw;
+    collcalc_nccl_system s;
+    collcalc_diag diag;
+    for (int gpus = 1; gpus <= 8; gpus++) {
+        collcalc_nccl_hardware_init(&hw); /* 8x H100, NVSwitch, NVLS */
+        hw.gpus_per_node = gpus;
+        hw.nodes = 2;
+        assert_int_equal(collcalc_nccl_system_derive(&hw, &s, &diag), COLLCALC_OK);
+        assert_int_equal(s.nvls_support, gpus > 2);
+        collcalc_nccl_options o = faithful();
+        collcalc_nccl_prediction p = predict(&s, &o, COLLCALC_NCCL_ALLREDUCE, UINT64_C(1) << 30);
+        int algo = collcalc_nccl_selected(&p)->algo;
+        if (gpus <= 2)
+            assert_true(algo != COLLCALC_NCCL_NVLS && algo != COLLCALC_NCCL_NVLS_TREE);
+    }
+}
+
 static void test_derive(void **state)
 {
     (void)state;
@@ -639,6 +661,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worked_example_one_node),
+        cmocka_unit_test(test_nvls_needs_more_than_two_gpus_per_node),
         cmocka_unit_test(test_worked_example_two_nodes),
         cmocka_unit_test(test_tree_correction_and_ratios),
         cmocka_unit_test(test_forcing),
