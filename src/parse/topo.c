@@ -333,6 +333,8 @@ static int peel_connection(const char **cursor, collcalc_topo_cell *cell)
     }
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         size_t n = strlen(words[i].word);
+        if (!text_starts_with(p, words[i].word))
+            continue; /* before reading past p: p may be shorter than the word */
         /* "XYZ" is no X: after a word comes a non-letter or another cell ("XNV18") */
         const char *after = p + n;
         int letter = (*after >= 'A' && *after <= 'Z') || (*after >= 'a' && *after <= 'z');
@@ -341,7 +343,7 @@ static int peel_connection(const char **cursor, collcalc_topo_cell *cell)
                     text_starts_with(after, "NODE") || text_starts_with(after, "SYS") ||
                     text_starts_with(after, "SOC") || (after[0] == 'X' && !(after[1] >= 'A' &&
                                                                             after[1] <= 'Z'));
-        if (text_starts_with(p, words[i].word) && (!letter || glued)) {
+        if (!letter || glued) {
             cell->connection = words[i].connection;
             cell->bonds = 0;
             *cursor = p + strlen(words[i].word);
