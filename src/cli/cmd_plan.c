@@ -469,7 +469,7 @@ static int plan_single(cli_context *ctx, const collcalc_plan_query *q,
              r->nodes == 1 ? "" : "s", q->cluster.gpus_per_node, r->rank_order);
     doc_text(doc, "collectives costed with %s", q->costing.fn != NULL
                                                    ? "NCCL's tuner on the platform (all-to-all and "
-                                                     "send/recv: the alpha-beta model)"
+                                                     "send/recv: its point-to-point model)"
                                                    : "the alpha-beta model (fastest algorithm NCCL "
                                                      "runs)");
     doc_text(doc, "%s", "");

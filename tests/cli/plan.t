@@ -3,7 +3,7 @@ $ collcalc plan --model deepseek-v3 --tokens 64 --tp 65536 --ep 65536 --pp 65536
 [exit 2]
 $ collcalc plan --model llama-3.1-405b --tp 8 --tokens 64 --platform hgx-h100 --strict
 llama-3.1-405b decode, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: the alpha-beta model)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
 tp-allreduce      8      1  nvlink4  nvls               2       252  2.10 MB  39.8 us   10.0 ms  10.0 ms  latency
@@ -47,7 +47,7 @@ $ collcalc plan --model llama-3-70b --tokens 8q --tp 8 --platform hgx-h100
 [exit 2]
 $ collcalc plan --model deepseek-v3 --tokens 4096 --ep 8 --platform hgx-h800 --weight-dtype bf16
 deepseek-v3 decode, 4096 tokens per step, bf16: TP 1 x CP 1 x EP 8 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: the alpha-beta model)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
 
 collective   group  nodes  link          algorithm           per layer  per step  message    each  per step  exposed  dominant
 ep-dispatch      8      1  nvlink4-h800  deepep-low-latency          1        58  30.3 MB  250 us   14.5 ms  14.5 ms  bandwidth
