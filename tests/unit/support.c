@@ -194,3 +194,18 @@ char *test_read_file(const char *path, size_t *out_length)
     return data;
 }
 
+
+collcalc_nccl_prediction test_nccl_predict(const collcalc_nccl_system *system,
+                                           const collcalc_nccl_constants *constants,
+                                           const collcalc_nccl_options *options,
+                                           collcalc_nccl_func func, uint64_t bytes)
+{
+    collcalc_nccl_prediction p;
+    collcalc_diag diag;
+    collcalc_status status = collcalc_nccl_predict(system, constants, options, func, bytes, &p,
+                                                   &diag);
+    if (status != COLLCALC_OK)
+        fprintf(stderr, "%s\n", diag.message);
+    assert_int_equal(status, COLLCALC_OK);
+    return p;
+}

@@ -12,6 +12,7 @@
 
 #include "collcalc/alloc.h"
 #include "collcalc/status.h"
+#include "collcalc/nccl_model.h"
 
 /* Asserts that text contains needle, printing both when it does not. */
 #define assert_contains(text, needle)                                                   \
@@ -30,6 +31,13 @@ void test_assert_close_at(double got, double want, double tolerance, const char 
 void test_assert_close_relative(double got, double want, double relative);
 
 /* Path under the source tree (COLLCALC_SOURCE_DIR, set by CTest). Static buffer. */
+/* collcalc_nccl_predict that must succeed (the model's message on stderr
+ * when it does not). */
+collcalc_nccl_prediction test_nccl_predict(const collcalc_nccl_system *system,
+                                           const collcalc_nccl_constants *constants,
+                                           const collcalc_nccl_options *options,
+                                           collcalc_nccl_func func, uint64_t bytes);
+
 const char *test_source_path(const char *relative);
 
 /* Path under ../shared (COLLCALC_SHARED_DIR). Static buffer. Skips the

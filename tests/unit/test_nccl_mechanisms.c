@@ -60,13 +60,7 @@ static collcalc_nccl_prediction predict_with(const collcalc_nccl_system *s,
                                              const collcalc_nccl_options *o, collcalc_nccl_func f,
                                              uint64_t bytes)
 {
-    collcalc_nccl_prediction p;
-    collcalc_diag diag;
-    collcalc_status status = collcalc_nccl_predict(s, k2307, o, f, bytes, &p, &diag);
-    if (status != COLLCALC_OK)
-        fprintf(stderr, "%s\n", diag.message);
-    assert_int_equal(status, COLLCALC_OK);
-    return p;
+    return test_nccl_predict(s, k2307, o, f, bytes);
 }
 
 static void test_inter_search_bounded_by_nvlink(void **state)

@@ -76,13 +76,7 @@ static collcalc_nccl_prediction predict(const collcalc_nccl_system *s,
                                         const collcalc_nccl_options *o, collcalc_nccl_func f,
                                         uint64_t bytes)
 {
-    collcalc_nccl_prediction p;
-    collcalc_diag diag;
-    collcalc_status status = collcalc_nccl_predict(s, k2307, o, f, bytes, &p, &diag);
-    if (status != COLLCALC_OK)
-        fprintf(stderr, "%s\n", diag.message);
-    assert_int_equal(status, COLLCALC_OK);
-    return p;
+    return test_nccl_predict(s, k2307, o, f, bytes);
 }
 
 static void test_worked_example_one_node(void **state)
