@@ -30,9 +30,6 @@ extern "C" {
 #pragma GCC visibility push(default) /* the public API; everything else is hidden */
 #endif
 
-/* Most runs one fit takes. */
-#define COLLCALC_FIT_RUNS_MAX 16
-
 /* The residual regions (the same as collcalc check's). */
 /* The same split of sizes as check's verdicts (collcalc/nccl_check.h). */
 #define COLLCALC_FIT_LARGE_BYTES COLLCALC_CHECK_LARGE_BYTES /* busbw error at >= 1 MiB */
@@ -92,8 +89,8 @@ typedef struct {
     collcalc_fit_parameter params[COLLCALC_FIT_PARAMS];
     collcalc_platform_nccl_fit values; /* ready for a platform (source ""); present true */
     size_t run_count;
-    collcalc_fit_residuals runs[COLLCALC_FIT_RUNS_MAX]; /* per run, in input order */
-    collcalc_fit_residuals total;                       /* over every row of every run */
+    collcalc_fit_residuals *runs; /* run_count of them, in input order (collcalc_fit_result_free) */
+    collcalc_fit_residuals total; /* over every row of every run */
 } collcalc_fit_result;
 
 /* Fits the parameters the runs identify:
@@ -107,13 +104,18 @@ typedef struct {
  * Parameters the data cannot identify keep their neutral value, with
  * why_not naming the sizes or runs missing. COLLCALC_ERR_INVALID (one
  * message naming what is missing) when no parameter can be fitted, for
- * NULLs, more than COLLCALC_FIT_RUNS_MAX runs or a run without constants;
+ * NULLs, no runs or a run without constants (any number of runs: their
+ * residuals are allocated in out->runs, for collcalc_fit_result_free;
+ * after a failure nothing is left to free);
  * prediction errors are passed on. The objective is robust: per run, the
  * two medians collcalc check reports (|busbw error| at >= 1 MiB, |time
  * error| at <= 64 KiB) plus a tenth of the mean |ln(predicted / measured
  * time)| over every row; it never ends above the neutral values'. */
 collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
                              collcalc_fit_result *out, collcalc_diag *diag);
+/* Frees what collcalc_fit allocated in r (r itself is the caller's); NULL
+ * or a result already freed is fine. */
+void collcalc_fit_result_free(collcalc_fit_result *r);
 
 /* Applies fitted values to a system (what the platform -> system mapping
  * does with a platform's nccl_fit): adds latency_inter_us, multiplies every

@@ -48,9 +48,6 @@ static const record_column RUN_COLUMNS[] = {
 static const record_schema RUN_SCHEMA = {"runs", sizeof RUN_COLUMNS / sizeof RUN_COLUMNS[0],
                                          RUN_COLUMNS};
 
-/* As many runs as the fit takes at once (include/collcalc/fit.h). */
-#define FIT_FILES_MAX COLLCALC_FIT_RUNS_MAX
-
 /* The one platform of every run: --platform, else the first run's GPU. */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *first,
                          const collcalc_platform **out)
@@ -92,13 +89,14 @@ static int run_shape(cli_context *ctx, const char *path, const collcalc_nccl_tes
     return request_error(ctx, COLLCALC_ERR_INVALID, field, &said);
 }
 
+/* One entry per input file, any number of them. */
 typedef struct {
-    collcalc_nccl_tests_run runs[FIT_FILES_MAX];
-    collcalc_fit_row *rows[FIT_FILES_MAX];
-    collcalc_fit_run fit_runs[FIT_FILES_MAX];
+    collcalc_nccl_tests_run *runs;
+    collcalc_fit_row **rows;
+    collcalc_fit_run *fit_runs;
     nccl_setup setup;
-    int nodes[FIT_FILES_MAX], gpus_per_node[FIT_FILES_MAX];
-    const char *versions[FIT_FILES_MAX]; /* the NCCL constants each run is predicted with */
+    int *nodes, *gpus_per_node;
+    const char **versions; /* the NCCL constants each run is predicted with */
     collcalc_fit_result result;
     size_t count;
 } fit_state;
@@ -107,11 +105,40 @@ static void state_free(fit_state *s)
 {
     if (s == NULL)
         return;
-    for (size_t i = 0; i < FIT_FILES_MAX; i++) {
-        free(s->rows[i]);
-        collcalc_nccl_tests_run_free(&s->runs[i]);
+    for (size_t i = 0; i < s->count; i++) {
+        if (s->rows != NULL)
+            free(s->rows[i]);
+        if (s->runs != NULL)
+            collcalc_nccl_tests_run_free(&s->runs[i]);
     }
+    collcalc_fit_result_free(&s->result);
+    free(s->runs);
+    free(s->rows);
+    free(s->fit_runs);
+    free(s->nodes);
+    free(s->gpus_per_node);
+    free(s->versions);
     free(s);
+}
+
+static fit_state *state_new(size_t count)
+{
+    fit_state *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->count = count;
+    s->runs = calloc(count, sizeof *s->runs);
+    s->rows = calloc(count, sizeof *s->rows);
+    s->fit_runs = calloc(count, sizeof *s->fit_runs);
+    s->nodes = calloc(count, sizeof *s->nodes);
+    s->gpus_per_node = calloc(count, sizeof *s->gpus_per_node);
+    s->versions = calloc(count, sizeof *s->versions);
+    if (s->runs == NULL || s->rows == NULL || s->fit_runs == NULL || s->nodes == NULL ||
+        s->gpus_per_node == NULL || s->versions == NULL) {
+        state_free(s);
+        return NULL;
+    }
+    return s;
 }
 
 /* The runs as the fit takes them, each predicted on the platform without
@@ -287,18 +314,14 @@ int cmd_fit(cli_context *ctx)
         return cli_usage_error(ctx, NULL,
                                "missing the input: one or more nccl-tests output FILEs ('-' for "
                                "standard input)");
-    if (count > FIT_FILES_MAX)
-        return cli_usage_error(ctx, NULL, "%zu runs: fit takes at most %d at once", count,
-                               FIT_FILES_MAX);
     const char *output = arg_value(&ctx->args, OPT_OUTPUT);
     if (output == NULL && ctx->format != FORMAT_TABLE)
         return cli_usage_error(ctx, "--format",
                                "without --output the platform file is what fit prints; give "
                                "--output FILE to get the report in this format");
-    fit_state *s = calloc(1, sizeof *s);
+    fit_state *s = state_new(count);
     if (s == NULL)
         return cli_data_error(ctx, NULL, "out of memory");
-    s->count = count;
     int code = 0;
     for (size_t i = 0; i < count && code == 0; i++)
         code = read_nccl_tests_run(ctx, arg_positional(&ctx->args, (int)i), &s->runs[i]);

@@ -385,16 +385,14 @@ static void decide(const coverage *c, collcalc_fit_parameter params[COLLCALC_FIT
         params[k].fitted = params[k].why_not[0] == '\0';
 }
 
-collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
-                             collcalc_fit_result *out, collcalc_diag *diag)
+static collcalc_status fit_into(const collcalc_fit_run *runs, size_t run_count,
+                                collcalc_fit_result *out, collcalc_diag *diag)
 {
     if (out == NULL || (runs == NULL && run_count > 0))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no runs or no place for the fit");
     memset(out, 0, sizeof *out);
-    if (run_count == 0 || run_count > COLLCALC_FIT_RUNS_MAX)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "a fit takes 1..%d runs (got %zu)", COLLCALC_FIT_RUNS_MAX,
-                                  run_count);
+    if (run_count == 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "a fit takes at least one run");
     size_t total = 0;
     for (size_t r = 0; r < run_count; r++) {
         if (runs[r].constants == NULL || (runs[r].rows == NULL && runs[r].row_count > 0))
@@ -403,8 +401,14 @@ collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
         if (runs[r].row_count > ((size_t)1 << 24))
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "run %zu: too many rows",
                                       r + 1);
+        if (runs[r].row_count > ((size_t)1 << 26) - total)
+            return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "run %zu: too many rows in all",
+                                      r + 1);
         total += runs[r].row_count;
     }
+    out->runs = collcalc_mem_calloc(run_count, sizeof *out->runs);
+    if (out->runs == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_NOMEM, "out of memory for %zu runs", run_count);
     out->run_count = run_count;
     for (int k = 0; k < COLLCALC_FIT_PARAMS; k++) {
         out->params[k].name = param_names[k];
@@ -480,6 +484,26 @@ collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
         status = residuals(&pb, &out->values, true, scratch, total, out);
     collcalc_mem_free(scratch);
     return status;
+}
+
+collcalc_status collcalc_fit(const collcalc_fit_run *runs, size_t run_count,
+                             collcalc_fit_result *out, collcalc_diag *diag)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out); /* nothing the caller had is freed */
+    collcalc_status status = fit_into(runs, run_count, out, diag);
+    if (status != COLLCALC_OK && out != NULL)
+        collcalc_fit_result_free(out);
+    return status;
+}
+
+void collcalc_fit_result_free(collcalc_fit_result *r)
+{
+    if (r == NULL)
+        return;
+    collcalc_mem_free(r->runs);
+    r->runs = NULL;
+    r->run_count = 0;
 }
 
 /* ---- the platform overlay ---------------------------------------------- */

@@ -597,6 +597,7 @@ static collcalc_status fit_run(const void *arg, collcalc_diag *diag)
     collcalc_status status = collcalc_fit(&a->run, 1, r, diag);
     if (status == COLLCALC_OK)
         assert_true(fabs(r->values.bw_efficiency - 0.9) < 0.01);
+    collcalc_fit_result_free(r);
     free(r);
     return status;
 }
@@ -627,7 +628,8 @@ static void test_fit(void **state)
     fit_arg *a = malloc(sizeof *a);
     assert_non_null(a);
     fit_setup(a);
-    assert_int_equal(test_allocation_failure_loop("fit", fit_run, a), 1); /* the residual scratch */
+    /* the per-run residuals, then the residual scratch */
+    assert_int_equal(test_allocation_failure_loop("fit", fit_run, a), 2);
     free(a);
     /* The platforms file: cJSON's tree for every field, then the text. */
     assert_true(test_allocation_failure_loop("fit platform json", fit_json, NULL) > 20);
