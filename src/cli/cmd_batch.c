@@ -11,76 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch_lines.h"
+#include "batch_cache.h"
+#include "batch_input.h"
+#include "batch_rows.h"
 #include "commands.h"
 #include "collcalc/units.h"
-#include "machine.h"
 #include "messages.h"
-#include "report.h"
-#include "rows.h"
 #include "helpers.h"
-
-#ifdef MACHINE_SSE2
-#include <emmintrin.h>
-#endif
 
 enum { OUTPUT_BUFFER = 1 << 20, ARGS_MAX = 2 * BATCH_WORDS_MAX + 2 };
 
-/* The plans of recent lines, keyed by the line with the value of --size
- * left out: a line that differs from one of them only in its size is
- * answered from the plan (collective_answer, or collective_plan_results
- * and collective_write_rows) without being split, parsed and resolved
- * again; a bad size sends it down the whole path, which says so as the
- * single command would. Fixed in size (PLAN_SETS sets of PLAN_WAYS, the
- * oldest of a set replaced), so memory stays bounded; lines whose plan
+/* The prepared questions of recent lines are kept (batch_cache.h), keyed
+ * by the line with the value of --size left out: a line that differs from
+ * one of them only in its size is answered from the plan without being
+ * split, parsed and resolved again; a bad size sends it down the whole
+ * path, which says so as the single command would. Lines whose plan
  * queued a warning, NCCL-model lines, and lines that spell the size
  * another way are never kept and take the single command's whole path
- * every time. Eight ways, their tags compared at once: a thousand plans
- * in use at once (the benchmark's 1,023 GPU counts) all stay kept; with
- * four ways (of 1,024 sets) a few sets overflowed, and their lines were
- * planned again and again. */
-enum { PLAN_SETS = 512, PLAN_WAYS = 8, PLAN_KEY_MAX = 256 };
-typedef struct {
-    uint32_t key_shape; /* shape_of the key */
-    char key[PLAN_KEY_MAX]; /* kind, head, tail */
-    const command_spec *spec;
-    collective_plan plan;
-} plan_slot;
-
-/* A query's key (make_line_key, make_word_key): its text without the size
- * value, as two pieces, head and tail. A line's pieces are read where
- * they are in the line (the text before the value, 'L' first, and after
- * it); they are copied into text only for a plan to keep (key_text). */
-typedef struct {
-    const char *size_value; /* where the --size value is; NULL: the line cannot use a plan */
-    char kind;              /* 'L': a line's pieces; 'W': words joined in text */
-    const char *head, *tail;
-    size_t head_length, tail_length;
-    size_t length; /* 1 (the kind) + head_length + tail_length */
-    uint64_t hash;
-    char text[PLAN_KEY_MAX];
-} plan_key;
-
-/* Rows of lines answered from kept plans wait here (their results costed,
- * in order) and are written together by write_pending: a row's text takes
- * a long chain of dependent arithmetic (the model's divisions, then the
- * shortest digits of each number), and rows made one after another let
- * the processor work on several chains at once where one line's reading
- * and keying would stand between them. Written before any other line is
- * handled, and at the end, so the rows keep the order of their lines (and
- * no kept plan a pending row reads is replaced meanwhile). */
-enum { PENDING_RESULTS = 16 };
-_Static_assert((int)PENDING_RESULTS >= (int)COLLCALC_ALGO_COUNT,
-               "a plan's results fit the queue");
-typedef struct {
-    const plan_slot *slot;
-    long line_no;
-    size_t first, count, fastest; /* its results: pending_results[first, first + count) */
-    /* what the row reads of the plan, taken when it is costed (its memory
-     * is at hand then) */
-    collcalc_bw_basis basis;
-    long layers, per_layer;
-} pending_row;
+ * every time. */
+enum { PLAN_EXPLAIN = 1 }; /* a kept plan's flag: --explain */
 
 typedef struct {
     cli_context *ctx;  /* the batch command's */
@@ -88,30 +37,14 @@ typedef struct {
     option_use accepted[OPT_COUNT + 1];
     const char *shown; /* the input as messages name it */
     output_format format;
-    row_buffer out;
-    const record_schema *schema; /* CSV: the columns, fixed by the first result */
+    batch_rows rows;
     FILE *capture;               /* a line's own error message lands here */
     document *doc;               /* reused for every line (doc_reset) */
-    plan_slot *plans;            /* PLAN_SETS x PLAN_WAYS */
-    /* The slots' tags (tag_of their keys; 0: an empty slot): what picks a
-     * set's way, found without touching the slots, a set's eight in 32
-     * bytes compared at once */
-    _Alignas(64) uint32_t tags[PLAN_SETS][PLAN_WAYS];
-    unsigned char next_way[PLAN_SETS]; /* the way a set replaces next */
+    batch_cache *plans;
     bool line_args_set; /* line->args hold the last parsed line's options */
-    /* --columns, parsed for each model's results (ok: the list names
-     * columns of that schema; else why not) */
-    const char *columns_text;
-    column_selection selection[2];
-    bool selection_ok[2];
-    column_selection all_results; /* every RESULT_SCHEMA column: rows without --columns */
-    char selection_why[2][1024];
     char capture_text[2048];
     long failed;
     long last_line; /* the last line run */
-    pending_row pending[PENDING_RESULTS];
-    size_t pending_rows, pending_used; /* rows, and results they hold */
-    collcalc_result pending_results[PENDING_RESULTS];
     /* CSV input: the header's columns */
     bool csv;
     int columns, op_column;
@@ -169,336 +102,50 @@ static const char *refused_in_line(option_id id)
     }
 }
 
-static void key_append(plan_key *key, const char *bytes, size_t n)
-{
-    memcpy(key->text + key->length, bytes, n);
-    key->length += n;
-}
-
-/* The hash of a key is a sum of independent products, one per sixteen
- * bytes: each block's two halves, one keyed by the block's place in the
- * key, are multiplied to 128 bits and folded, and only the sum waits on
- * the block before. (A chain of multiplies, each on the last one's
- * result, took some 50 cycles for a benchmark line's 55 bytes, all of
- * them before its plan could be looked up.) */
-static CLI_ALWAYS_INLINE uint64_t hash_fold(uint64_t a, uint64_t b)
-{
-    uint64_t high, low = machine_multiply_wide(a, b, &high);
-    return low ^ high;
-}
-
-static CLI_ALWAYS_INLINE uint64_t load8(const char *at)
-{
-    uint64_t word;
-    memcpy(&word, at, 8);
-    return word;
-}
-
-static CLI_ALWAYS_INLINE uint64_t load4(const char *at)
-{
-    uint32_t word;
-    memcpy(&word, at, 4);
-    return word;
-}
-
-static const uint64_t HASH_PLACE = 0xA0761D6478BD642Full, HASH_HALF = 0xE7037ED1A0B428DBull;
-
-/* A block of the key: the two halves, the first keyed by its place
- * (*place, stepped for each block). */
-static CLI_ALWAYS_INLINE uint64_t hash_block(uint64_t first, uint64_t second, uint64_t *place)
-{
-    *place += HASH_PLACE;
-    return hash_fold(first ^ *place, second ^ HASH_HALF);
-}
-
-/* Sixteen bytes at a time where they are; the last 1..16 as one more
- * block, read as the piece's last sixteen bytes when it has as many (the
- * overlap read twice), else as two overlapping words of the piece's first
- * and last bytes. The piece's length is the caller's to mix in. */
-static CLI_ALWAYS_INLINE uint64_t hash_piece(const char *bytes, size_t n, uint64_t *place)
-{
-    uint64_t sum = 0;
-    size_t k = 0;
-    for (; k + 16 < n; k += 16)
-        sum += hash_block(load8(bytes + k), load8(bytes + k + 8), place);
-    if (n >= 16)
-        return sum + hash_block(load8(bytes + n - 16), load8(bytes + n - 8), place);
-    if (n >= 8)
-        return hash_block(load8(bytes), load8(bytes + n - 8), place);
-    if (n >= 4)
-        return hash_block(load4(bytes), load4(bytes + n - 4), place);
-    if (n > 0)
-        return hash_block((uint64_t)(unsigned char)bytes[0] << 16 |
-                              (uint64_t)(unsigned char)bytes[n / 2] << 8 |
-                              (unsigned char)bytes[n - 1],
-                          0, place);
-    return 0;
-}
-
-static CLI_ALWAYS_INLINE void key_hash(plan_key *key)
-{
-    uint64_t place = 0;
-    uint64_t sum = hash_piece(key->head, key->head_length, &place) +
-                   hash_piece(key->tail, key->tail_length, &place);
-    uint64_t shape = (uint64_t)(unsigned char)key->kind | (uint64_t)key->head_length << 8 |
-                     (uint64_t)key->tail_length << 24;
-    key->hash = hash_fold(sum ^ 0x9E3779B97F4A7C15ull, shape ^ 0x8EBC6AF09C88C6E3ull);
-}
-
-/* A line key's pieces copied into its text (before the line is split in
- * place), for keep_plan. */
-static void key_text(plan_key *key)
-{
-    if (key->size_value == NULL || key->kind != 'L')
-        return;
-    memcpy(key->text, key->head, key->head_length);
-    memcpy(key->text + key->head_length, key->tail, key->tail_length);
-    key->head = key->text;
-    key->tail = key->text + key->head_length;
-}
-
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
-/* The key of a query line as read, before it is split: the line with the
- * value of its first "--size VALUE" cut out. The value must be a plain
- * word (no quote in it or right after it, not starting with '-' or '#'),
- * so two lines with the same key split into the same words but that one.
- * Nothing else is checked here: keep_plan keeps a plan only when the
- * whole path took that very word as the size, given once and without a
- * warning, so a line of a kept key parses as the kept one did. *value_end
- * is where the value ends. False when the line has no such value. */
-static bool make_line_key(plan_key *key, const char *text, size_t length, size_t *value_end)
-{
-    key->size_value = NULL;
-    key->length = 0;
-    if (length + 1 > PLAN_KEY_MAX)
-        return false;
-    size_t option = batch_size_option(text, length);
-    if (option == length)
-        return false;
-    const char *end = text + length, *value = text + option + 6;
-    while (value < end && is_blank(*value))
-        value++;
-    const char *after = text + batch_plain_end(text, (size_t)(value - text), length);
-    if (value == after || value[0] == '-' || value[0] == '#' || (after < end && !is_blank(*after)))
-        return false;
-    key->kind = 'L';
-    key->head = text;
-    key->head_length = (size_t)(value - text);
-    key->tail = after;
-    key->tail_length = (size_t)(end - after);
-    key->length = 1 + key->head_length + key->tail_length;
-    key->size_value = value;
-    *value_end = (size_t)(after - text);
-    key_hash(key);
-    return true;
-}
-
-/* The key of a query given as words (a CSV row, a line with quotes): the
- * words joined by NUL bytes, the size value left empty. --size must be
- * written once, as "--size VALUE" with a value that is not an option, and
- * the words must fit the key; else size_value is NULL. */
-static void make_word_key(plan_key *key, int argc, char **argv, const size_t *lengths)
-{
-    key->size_value = NULL;
-    key->length = 0;
-    if (argc < 3) /* a command, --size and its value at least */
-        return;
-    int size_word = 0;
-    size_t total = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *word = argv[i];
-        total += lengths[i] + 1;
-        if (i == 0 || word[0] != '-' || (word[1] != 's' && word[1] != '-'))
-            continue;
-        if (word[1] == 's' || (lengths[i] >= 6 && memcmp(word, "--size", 6) == 0)) {
-            if (size_word != 0 || lengths[i] != 6 || word[1] != '-' || i + 1 >= argc ||
-                argv[i + 1][0] == '-' || argv[i + 1][0] == '\0')
-                return; /* given twice, or spelled another way */
-            size_word = i + 1;
-        }
-    }
-    if (size_word == 0 || total > PLAN_KEY_MAX)
-        return;
-    for (int i = 0; i < argc; i++) {
-        key_append(key, argv[i], i == size_word ? 0 : lengths[i]);
-        key_append(key, "", 1);
-    }
-    key->kind = 'W';
-    key->head = key->text;
-    key->head_length = key->length;
-    key->tail = key->text + key->length;
-    key->tail_length = 0;
-    key->length = 1 + key->head_length;
-    key->size_value = argv[size_word];
-    key_hash(key);
-}
-
-static size_t set_of(const plan_key *key)
-{
-    return (size_t)((key->hash ^ (key->hash >> 32)) % PLAN_SETS);
-}
-
-/* A key's tag in its set: its hash's high half, never 0 (an empty slot). */
-static uint32_t tag_of(const plan_key *key)
-{
-    return (uint32_t)(key->hash >> 32) | 1u;
-}
-
-/* A key's two lengths in one word, kept in its slot: compared at once. */
-static uint32_t shape_of(const plan_key *key)
-{
-    return (uint32_t)key->length | (uint32_t)key->head_length << 16;
-}
-_Static_assert(PLAN_KEY_MAX < 65536, "a key's lengths fit the shape's 16-bit fields");
-
-/* The ways of a set whose tag is tag, as bits (bit w: way w), found
- * without a branch per way: the eight tags compared in two vector
- * registers where there are (x86-64 always has SSE2), else one by one
- * (machine.h: the same bits). */
-static CLI_ALWAYS_INLINE unsigned matching_ways(const uint32_t *tags, uint32_t tag)
-{
-#ifdef MACHINE_SSE2
-    __m128i wanted = _mm_set1_epi32((int)tag);
-    __m128i low = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)tags), wanted);
-    __m128i high = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(tags + 4)), wanted);
-    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(low)) |
-           (unsigned)_mm_movemask_ps(_mm_castsi128_ps(high)) << 4;
-#else
-    unsigned match = 0;
-    for (unsigned w = 0; w < PLAN_WAYS; w++)
-        match |= (unsigned)(tags[w] == tag) << w;
-    return match;
-#endif
-}
-_Static_assert(PLAN_WAYS == 8, "matching_ways compares eight tags");
-
-/* The plan kept for the key, or NULL. */
-static CLI_ALWAYS_INLINE const plan_slot *find_plan(const batch_state *s, const plan_key *key)
-{
-    if (key->size_value == NULL || key->length == 0)
-        return NULL;
-    size_t set = set_of(key);
-    uint32_t shape = shape_of(key);
-    for (unsigned match = matching_ways(s->tags[set], tag_of(key)); match != 0;
-         match &= match - 1) {
-        const plan_slot *slot = &s->plans[set * PLAN_WAYS + (size_t)__builtin_ctz(match)];
-        if (slot->key_shape == shape && slot->key[0] == key->kind &&
-            memcmp(slot->key + 1, key->head, key->head_length) == 0 &&
-            memcmp(slot->key + 1 + key->head_length, key->tail, key->tail_length) == 0)
-            return slot;
-    }
-    return NULL;
-}
-
 /* Keeps the plan of a line the whole path answered: only when the parser
  * took the key's size word as the size, and nothing was said about it. */
-static void keep_plan(batch_state *s, const plan_key *key, const command_spec *spec,
+static void keep_plan(batch_state *s, const batch_key *key, const command_spec *spec,
                       const collective_plan *plan)
 {
     const cli_context *line = s->line;
-    if (key->size_value == NULL || line->warning_count > 0 || plan->prepared.model == COLLCALC_COST_MODEL_NCCL ||
-        line->args.count[OPT_SIZE] != 1 || arg_value(&line->args, OPT_SIZE) != key->size_value)
+    if (key->size_value == NULL || line->warning_count > 0 ||
+        plan->prepared.model == COLLCALC_COST_MODEL_NCCL || line->args.count[OPT_SIZE] != 1 ||
+        arg_value(&line->args, OPT_SIZE) != key->size_value)
         return;
-    size_t set = set_of(key);
-    plan_slot *slot = &s->plans[set * PLAN_WAYS + s->next_way[set]];
-    s->tags[set][s->next_way[set]] = tag_of(key);
-    s->next_way[set] = (unsigned char)((s->next_way[set] + 1) % PLAN_WAYS);
-    slot->key_shape = shape_of(key);
-    slot->key[0] = key->kind;
-    memcpy(slot->key + 1, key->head, key->head_length);
-    memcpy(slot->key + 1 + key->head_length, key->tail, key->tail_length);
-    slot->spec = spec;
-    slot->plan = *plan;
-}
-
-static bool check_columns(batch_state *s, long line_no, const command_spec *spec)
-{
-    if (s->columns_text == NULL)
-        return true;
-    const record_schema *schema = rows_schema(s->doc);
-    for (int i = 0; i < 2; i++)
-        if (schema == s->selection[i].schema && s->selection_ok[i])
-            return true;
-    int which = schema == &NCCL_SCHEMA ? 1 : 0;
-    line_error(s, line_no, "%s: --columns: %s (the %s model answered this line)", spec->name,
-               s->selection_why[which], which == 1 ? "NCCL" : "alpha-beta");
-    return false;
+    batch_cache_keep(s->plans, key, spec, plan->explain ? PLAN_EXPLAIN : 0, &plan->prepared);
 }
 
 /* The document of an answered line as rows, and the line's warnings. */
 static void write_answer(batch_state *s, long line_no, const command_spec *spec)
 {
     const cli_context *line = s->line;
-    if (!check_columns(s, line_no, spec))
+    char why[1536];
+    batch_rows_status status = batch_rows_document(&s->rows, s->doc, line_no, spec->name, why,
+                                                   sizeof why);
+    if (status != BATCH_ROWS_OK)
+        line_error(s, line_no, "%s", why);
+    if (status == BATCH_ROWS_USAGE)
         return;
-    const record_schema *schema = rows_schema(s->doc);
-    if (s->format == FORMAT_CSV && schema != NULL) {
-        if (s->schema == NULL) {
-            s->schema = schema;
-            rows_csv_header(&s->out, "line", schema, s->columns_text != NULL
-                                                          ? &s->selection[schema == &NCCL_SCHEMA]
-                                                          : NULL);
-        } else if (schema != s->schema) {
-            line_error(s, line_no,
-                       "%s: this query uses the %s model, whose columns differ from the first "
-                       "result's; give --cost-model on every line, or use --format jsonl",
-                       spec->name, schema == &NCCL_SCHEMA ? "NCCL" : "alpha-beta");
-            return;
-        }
-    }
-    if (rows_write(&s->out, s->doc, s->format, "line", line_no) < 0 && !s->out.failed)
-        line_error(s, line_no, "out of memory");
     bool quiet = arg_given(&s->ctx->args, OPT_QUIET) || arg_given(&line->args, OPT_QUIET);
     for (int i = 0; i < line->warning_count && !quiet; i++)
         fprintf(s->ctx->err, "collcalc batch: %s:%ld: %s: %s\n", s->shown, line_no, spec->name,
                 line->warnings[i]);
 }
 
-/* The columns of rows answered from kept plans, the selected ones or all
- * of them; NULL: such rows go through a document (a --columns list the
- * alpha-beta results do not have, or a CSV whose columns are NCCL's). */
-static const column_selection *plan_row_columns(const batch_state *s)
-{
-    const column_selection *columns = s->columns_text == NULL ? &s->all_results
-                                      : s->selection_ok[0]    ? &s->selection[0]
-                                                              : NULL;
-    return columns != NULL && (s->format == FORMAT_JSONL || s->schema == &RESULT_SCHEMA)
-               ? columns
-               : NULL;
-}
-
-/* Writes the pending rows, in their lines' order: one inlined body for
- * all of them (CLI_FLATTEN), so that the rows of a flush pay for one call,
- * not one each. */
-static CLI_FLATTEN void write_pending(batch_state *s)
-{
-    const column_selection *columns = plan_row_columns(s);
-    for (size_t i = 0; i < s->pending_rows; i++) {
-        const pending_row *row = &s->pending[i];
-        collective_write_rows(&row->slot->plan.prepared.query, row->basis, row->layers, row->per_layer,
-                              s->pending_results + row->first, row->count, row->fastest,
-                              &s->out, s->format, columns, "line", row->line_no);
-    }
-    s->pending_rows = s->pending_used = 0;
-}
-
 /* A line answered from a kept plan: its size parsed, the plan costed.
  * False when the line must take the whole path instead (its size is bad:
  * the whole path says so in the single command's words). */
-static CLI_ALWAYS_INLINE bool answer_from_plan(batch_state *s, long line_no,
-                                               const plan_slot *slot, const char *size_text)
+static inline bool answer_from_plan(batch_state *s, long line_no, const batch_plan *kept,
+                                    const char *size_text)
 {
     uint64_t size_bytes;
     collcalc_diag diag;
     if (collcalc_parse_size_bytes(size_text, &size_bytes, &diag) != COLLCALC_OK)
         return false;
+    const command_spec *spec = kept->command;
     cli_context *line = s->line;
-    line->spec = slot->spec;
-    line->name = slot->spec->name;
+    line->spec = spec;
+    line->name = spec->name;
     line->warning_count = 0;
     if (s->line_args_set) { /* this line gave no option to read: --quiet and the like */
         memset(line->args.count, 0, sizeof line->args.count);
@@ -506,48 +153,36 @@ static CLI_ALWAYS_INLINE bool answer_from_plan(batch_state *s, long line_no,
     }
     /* Alpha-beta results go straight into rows (the kept plans are all
      * alpha-beta), costed now and written with the pending ones. */
-    if (plan_row_columns(s) != NULL) {
-        if (s->pending_used + slot->plan.prepared.row_count > PENDING_RESULTS)
-            write_pending(s);
-        pending_row *row = &s->pending[s->pending_rows];
-        row->slot = slot;
-        row->line_no = line_no;
-        row->first = s->pending_used;
-        row->basis = slot->plan.prepared.basis;
-        row->layers = slot->plan.prepared.layers;
-        row->per_layer = slot->plan.prepared.per_layer;
-        if (collective_plan_results(line, &slot->plan, size_bytes,
-                                    s->pending_results + row->first, &row->count,
-                                    &row->fastest) != 0) {
+    if (batch_rows_direct(&s->rows)) {
+        if (!batch_rows_queue(&s->rows, &kept->prepared, line_no, size_bytes, &diag)) {
+            cli_data_error(line, NULL, "%s", diag.message);
             relay(s, line_no);
-            return true;
         }
-        s->pending_rows++;
-        s->pending_used += row->count;
         return true;
     }
-    write_pending(s);
+    batch_rows_flush_pending(&s->rows);
     doc_reset(s->doc);
-    if (collective_answer(line, &slot->plan, size_bytes, s->doc, s->format) != 0)
+    collective_plan plan = {kept->prepared, (kept->flags & PLAN_EXPLAIN) != 0};
+    if (collective_answer(line, &plan, size_bytes, s->doc, s->format) != 0)
         relay(s, line_no);
     else
-        write_answer(s, line_no, slot->spec);
+        write_answer(s, line_no, spec);
     return true;
 }
 
 /* One query: words[0] the command, the rest its options. A line's key
  * (its plan was not kept) comes with it; else the words are keyed. */
 static void run_query(batch_state *s, long line_no, int argc, char **argv, const size_t *lengths,
-                      const plan_key *line_key)
+                      const batch_key *line_key)
 {
-    plan_key word_key;
+    batch_key word_key;
     if (line_key == NULL) {
-        make_word_key(&word_key, argc, argv, lengths);
-        const plan_slot *kept = find_plan(s, &word_key);
+        batch_key_words(&word_key, argc, argv, lengths);
+        const batch_plan *kept = batch_cache_find(s->plans, &word_key);
         if (kept != NULL && answer_from_plan(s, line_no, kept, word_key.size_value))
             return;
     }
-    const plan_key *key = line_key != NULL ? line_key : &word_key;
+    const batch_key *key = line_key != NULL ? line_key : &word_key;
     const command_spec *spec = command_find(argv[0]);
     char shown[COLLCALC_ECHO_BUFFER];
     if (spec == NULL || spec->op < 0) {
@@ -726,9 +361,9 @@ typedef struct {
     long line_no;
     bool plain;     /* reader->plain for it */
     bool key_made;  /* keyed, value_end and key are set */
-    bool keyed;     /* make_line_key found the line's key */
+    bool keyed;     /* batch_key_line found the line's key */
     size_t value_end;
-    plan_key key;
+    batch_key key;
 } read_line;
 
 /* A query line: answered from a kept plan when one matches its key, else
@@ -737,11 +372,11 @@ static void run_line(batch_state *s, read_line *line)
 {
     char *text = line->text;
     long line_no = line->line_no;
-    plan_key *key = &line->key;
+    batch_key *key = &line->key;
     if (!line->key_made)
-        line->keyed = make_line_key(key, text, line->length, &line->value_end);
+        line->keyed = batch_key_line(key, text, line->length, &line->value_end);
     bool keyed = line->keyed;
-    const plan_slot *kept = keyed ? find_plan(s, key) : NULL;
+    const batch_plan *kept = keyed ? batch_cache_find(s->plans, key) : NULL;
     if (kept != NULL) {
         size_t value_end = line->value_end;
         char after = text[value_end]; /* the size value as a string, for a moment */
@@ -751,10 +386,10 @@ static void run_line(batch_state *s, read_line *line)
         if (answered)
             return;
     }
-    write_pending(s); /* this line's rows or message come after theirs */
+    batch_rows_flush_pending(&s->rows); /* this line's rows or message come after theirs */
     size_t length = line->length;
     if (keyed)
-        key_text(key); /* the split below writes into the line */
+        batch_key_copy(key); /* the split below writes into the line */
     char *words[BATCH_WORDS_MAX + 1];
     size_t lengths[BATCH_WORDS_MAX];
     const char *error = NULL;
@@ -773,7 +408,7 @@ static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast);
 static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
 {
     int code = read_lines(s, reader, fail_fast);
-    write_pending(s);
+    batch_rows_flush_pending(&s->rows);
     return code;
 }
 
@@ -784,7 +419,7 @@ static bool run_read_line(batch_state *s, read_line *line, bool *first, bool fai
     long failed_before = s->failed;
     char why[96];
     if (line->status != BATCH_LINE_OK || !line->plain || s->csv || *first)
-        write_pending(s); /* a line run_line does not take: after the rows before it */
+        batch_rows_flush_pending(&s->rows); /* a line run_line does not take: after the rows before it */
     if (line->status == BATCH_LINE_TOO_LONG) {
         line_error(s, line->line_no, "longer than %d bytes; skipped", BATCH_LINE_MAX);
     } else if (!line->plain &&
@@ -804,7 +439,7 @@ static bool run_read_line(batch_state *s, read_line *line, bool *first, bool fai
         run_line(s, line);
     }
     *code = 0;
-    return !(fail_fast && s->failed > failed_before) && !s->out.failed;
+    return !(fail_fast && s->failed > failed_before) && !s->rows.out.failed;
 }
 
 /* The lines, read LINE_GROUP at a time where the buffer holds them all
@@ -847,7 +482,7 @@ static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
         if (status == BATCH_LINE_READ_ERROR)
             return cli_data_error(s->ctx, s->shown, "read error");
         if (status == BATCH_LINE_RUNAWAY) {
-            write_pending(s);
+            batch_rows_flush_pending(&s->rows);
             return cli_data_error(s->ctx, s->shown,
                                   "line %ld: over %d MiB without a line break: not a file of "
                                   "queries; stopped there",
@@ -864,7 +499,7 @@ static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
             if (line->status != BATCH_LINE_OK || !line->plain)
                 continue;
             line->key_made = true;
-            line->keyed = make_line_key(&line->key, line->text, line->length, &line->value_end);
+            line->keyed = batch_key_line(&line->key, line->text, line->length, &line->value_end);
         }
         for (size_t i = 0; i < count; i++) {
             int code = 0;
@@ -881,27 +516,34 @@ static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
  * fits neither. */
 static int read_columns(batch_state *s)
 {
-    column_selection_all(&s->all_results, &RESULT_SCHEMA);
-    s->columns_text = arg_value(&s->ctx->args, OPT_COLUMNS);
-    if (s->columns_text == NULL)
-        return 0;
-    for (const char *at = s->columns_text; at != NULL; at = strchr(at, ',')) {
-        at += *at == ',';
-        if (strncmp(at, "line", 4) == 0 && (at[4] == ',' || at[4] == '\0'))
-            return cli_usage_error(s->ctx, "--columns",
-                                   "'line' is always the first column; list the others");
+    char why[1024];
+    switch (batch_rows_columns(&s->rows, s->doc, arg_value(&s->ctx->args, OPT_COLUMNS), why,
+                               sizeof why)) {
+    case BATCH_ROWS_OK: return 0;
+    case BATCH_ROWS_USAGE: return cli_usage_error(s->ctx, "--columns", "%s", why);
+    default: return cli_data_error(s->ctx, NULL, "out of memory");
     }
-    static const record_schema *const SCHEMAS[2] = {&RESULT_SCHEMA, &NCCL_SCHEMA};
-    for (int i = 0; i < 2; i++) {
-        s->selection_ok[i] = column_selection_parse(&s->selection[i], SCHEMAS[i], s->columns_text,
-                                                    s->selection_why[i],
-                                                    sizeof s->selection_why[i]);
-        if (s->selection_ok[i] && !doc_select_columns(s->doc, &s->selection[i]))
-            return cli_data_error(s->ctx, NULL, "out of memory");
+}
+
+/* Reads batch's input: SIGINT is let in only while a read waits. */
+batch_source_status batch_file_read(void *source, char *into, size_t room, size_t *got)
+{
+    batch_file *file = source;
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    if (file->interruptible)
+        sigprocmask(SIG_UNBLOCK, &interrupt, NULL);
+    errno = 0;
+    *got = fread(into, 1, room, file->in);
+    int why = errno;
+    if (file->interruptible)
+        sigprocmask(SIG_BLOCK, &interrupt, NULL);
+    if (file->interruptible && why == EINTR && ferror(file->in)) {
+        clearerr(file->in);
+        return BATCH_SOURCE_STOPPED;
     }
-    if (!s->selection_ok[0] && !s->selection_ok[1])
-        return cli_usage_error(s->ctx, "--columns", "%s", s->selection_why[0]);
-    return 0;
+    return *got == 0 && ferror(file->in) ? BATCH_SOURCE_ERROR : BATCH_SOURCE_OK;
 }
 
 int cmd_batch(cli_context *ctx)
@@ -942,13 +584,11 @@ int cmd_batch(cli_context *ctx)
     if (in == NULL)
         return cli_data_error(ctx, path, "cannot open: %s", strerror(errno));
 
-    /* (aligned for its tags: sizeof is a multiple of the alignment) */
-    batch_state *s = aligned_alloc(_Alignof(batch_state), sizeof *s);
-    if (s != NULL)
-        memset(s, 0, sizeof *s);
+    batch_state *s = calloc(1, sizeof *s);
     cli_context *line = malloc(sizeof *line);
     batch_reader reader;
-    bool ready = s != NULL && line != NULL && batch_reader_init(&reader, in);
+    batch_file file = {in, false};
+    bool ready = s != NULL && line != NULL && batch_reader_init(&reader, batch_file_read, &file);
     if (!ready) {
         if (s != NULL && line != NULL)
             batch_reader_free(&reader);
@@ -979,9 +619,9 @@ int cmd_batch(cli_context *ctx)
     s->capture = fmemopen(s->capture_text, sizeof s->capture_text, "w");
     line->err = s->capture;
     s->doc = doc_new("batch");
-    s->plans = calloc((size_t)PLAN_SETS * PLAN_WAYS, sizeof *s->plans);
+    s->plans = batch_cache_new();
     if (s->capture == NULL || s->doc == NULL || s->plans == NULL ||
-        !row_buffer_init(&s->out, ctx->out, OUTPUT_BUFFER)) {
+        !batch_rows_init(&s->rows, ctx->out, chosen, OUTPUT_BUFFER)) {
         code = cli_data_error(ctx, NULL, "out of memory");
     } else if ((code = read_columns(s)) == 0) {
         /* SIGINT stops batch between lines: blocked (so no write is cut
@@ -996,10 +636,10 @@ int cmd_batch(cli_context *ctx)
         interrupted = 0;
         sigaction(SIGINT, &action, &previous);
         sigprocmask(SIG_BLOCK, &block, &old_mask);
-        reader.interruptible = true;
+        file.interruptible = true;
         code = batch_loop(s, &reader, arg_given(&ctx->args, OPT_FAIL_FAST));
         /* A write error is cli_finish's to report (ferror); memory is ours. */
-        if (!row_buffer_flush(&s->out) && code == 0 && !ferror(ctx->out))
+        if (!batch_rows_flush(&s->rows) && code == 0 && !ferror(ctx->out))
             code = cli_data_error(ctx, NULL, "out of memory");
         fflush(ctx->out); /* still with SIGINT held */
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
@@ -1016,8 +656,8 @@ int cmd_batch(cli_context *ctx)
     if (s->capture != NULL)
         fclose(s->capture);
     doc_free(s->doc);
-    free(s->plans);
-    row_buffer_free(&s->out);
+    batch_cache_free(s->plans);
+    batch_rows_free(&s->rows);
     batch_reader_free(&reader);
     if (!from_stdin)
         fclose(in);

@@ -63,28 +63,3 @@ int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t si
     free(answer);
     return code;
 }
-
-CLI_FLATTEN int collective_plan_results(cli_context *ctx, const collective_plan *plan,
-                                        uint64_t size_bytes, collcalc_result *results,
-                                        size_t *out_count, size_t *out_fastest)
-{
-    collcalc_diag diag;
-    if (collcalc_evaluate_results(&plan->prepared, size_bytes, results, out_count, out_fastest,
-                                  &diag) != COLLCALC_OK)
-        return cli_data_error(ctx, NULL, "%s", diag.message);
-    return 0;
-}
-
-void collective_write_rows(const collcalc_query *query, collcalc_bw_basis basis,
-                           long layers, long per_layer,
-                           const collcalc_result *results, size_t count,
-                           size_t fastest, row_buffer *out, output_format format,
-                           const column_selection *selection, const char *lead,
-                           long long lead_value)
-{
-    for (size_t i = 0; i < count; i++) {
-        result_view view;
-        report_result_view(&view, query, &results[i], basis, layers, per_layer, i == fastest);
-        report_result_write(out, format, selection, &view, lead, lead_value);
-    }
-}

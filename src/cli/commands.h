@@ -66,38 +66,6 @@ int collective_prepare(cli_context *ctx, collective_plan *plan);
 /* What collective_document answers for a plan and a size. */
 int collective_answer(cli_context *ctx, const collective_plan *plan, uint64_t size_bytes,
                       document *doc, output_format format);
-/* Hints for the code batch runs for every line (GCC and Clang; nothing
- * for other compilers). CLI_FLATTEN: every call the function makes is
- * inlined into it, so one row's model, values and text are one body
- * (cachegrind: about 10 % fewer instructions a row, bench/README.md);
- * CLI_ALWAYS_INLINE: a small static helper inlined into its callers. */
-#if defined(__GNUC__) || defined(__clang__)
-#define CLI_FLATTEN __attribute__((flatten))
-#define CLI_ALWAYS_INLINE __attribute__((always_inline)) inline
-#else
-#define CLI_FLATTEN
-#define CLI_ALWAYS_INLINE inline
-#endif
-
-/* The same answer of an alpha-beta plan (batch), in two steps, so that a
- * caller can cost several queries before it writes them: the results
- * (plan->row_count of them, the fastest's index), and those results
- * written straight as rows of the selected RESULT_SCHEMA columns, the
- * text rows_write prints for collective_answer's document. What the rows
- * read of the plan besides (its basis, layers and per_layer; its query
- * for the note column) is passed as values, which a caller takes when
- * it costs: batch writes a row some lines later, when the plan's memory
- * may have left the nearest cache.
- * collective_plan_results returns 0 or an exit code (after the message). */
-CLI_FLATTEN int collective_plan_results(cli_context *ctx, const collective_plan *plan,
-                                        uint64_t size_bytes, collcalc_result *results,
-                                        size_t *out_count, size_t *out_fastest);
-void collective_write_rows(const collcalc_query *query, collcalc_bw_basis basis,
-                           long layers, long per_layer,
-                           const collcalc_result *results, size_t count,
-                           size_t fastest, row_buffer *out, output_format format,
-                           const column_selection *selection, const char *lead,
-                           long long lead_value);
 int cmd_batch(cli_context *ctx);
 int cmd_compare(cli_context *ctx);
 int cmd_sweep(cli_context *ctx);

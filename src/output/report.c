@@ -286,6 +286,19 @@ void report_result_write(row_buffer *out, output_format format, const column_sel
     rows_end(out, format);
 }
 
+void report_result_rows(const collcalc_query *query, collcalc_bw_basis basis, long layers,
+                        long per_layer, const collcalc_result *results, size_t count,
+                        size_t fastest, row_buffer *out, output_format format,
+                        const column_selection *selection, const char *lead,
+                        long long lead_value)
+{
+    for (size_t i = 0; i < count; i++) {
+        result_view view;
+        report_result_view(&view, query, &results[i], basis, layers, per_layer, i == fastest);
+        report_result_write(out, format, selection, &view, lead, lead_value);
+    }
+}
+
 void report_header(document *doc, const collcalc_query *query, collcalc_bw_basis basis)
 {
     char size_si[32], size_exact[40], cluster[256], bw[32], bw2[32], a1[32], a2[32];

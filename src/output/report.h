@@ -122,6 +122,17 @@ void report_result_row(record_set *set, const collcalc_query *query, const collc
  * text rows_write prints for report_result_row's records. */
 void report_result_write(row_buffer *out, output_format format, const column_selection *selection,
                          result_view *view, const char *lead, long long lead_value);
+/* Results (count of them, the fastest's index) of query written straight
+ * as rows, each through report_result_view and report_result_write. What
+ * the rows read of the prepared question besides (its basis, layers and
+ * per_layer) is passed as values, which a caller takes when it costs:
+ * batch writes a row some lines later, when the question's memory may
+ * have left the nearest cache. */
+void report_result_rows(const collcalc_query *query, collcalc_bw_basis basis, long layers,
+                        long per_layer, const collcalc_result *results, size_t count,
+                        size_t fastest, row_buffer *out, output_format format,
+                        const column_selection *selection, const char *lead,
+                        long long lead_value);
 
 /* Two-line header of a collective query for people. */
 void report_header(document *doc, const collcalc_query *query, collcalc_bw_basis basis);

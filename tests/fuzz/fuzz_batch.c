@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch_lines.h"
+#include "batch_input.h"
 #include "cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * >= 0x80 (then batch_check_text passes it). */
     rewind(in);
     batch_reader reader;
-    if (!batch_reader_init(&reader, in))
+    if (!batch_reader_init(&reader, batch_file_read, &(batch_file){in, false}))
         abort();
     for (;;) {
         char *text;

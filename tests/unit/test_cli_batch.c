@@ -6,7 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "support.h"
 
-#include "batch_lines.h"
+#include "batch_input.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -123,8 +123,8 @@ static void fail_fast_stops(void **unused)
     test_cli_run_free(&run);
 }
 
-/* Rows answered from kept plans are written a few at a time (cmd_batch.c,
- * write_pending): around lines that take the whole path (new plans, other
+/* Rows answered from kept plans are written a few at a time (batch_rows.h,
+ * batch_rows_flush_pending): around lines that take the whole path (new plans, other
  * ops, every-algorithm queries of several rows), bad lines and skipped
  * ones, every row comes out in its line's order, and --fail-fast still
  * writes the rows of the lines before the failing one and none after. */
@@ -181,7 +181,7 @@ static void pending_rows_keep_their_order(void **unused)
     }
 }
 
-/* More plans than the table keeps (cmd_batch.c: 512 sets of 8): kept
+/* More plans than the table keeps (batch_cache.c: 512 sets of 8): kept
  * plans are replaced again and again, and every row is still the one a
  * line never answered from a kept plan gives ("--size=VALUE" always takes
  * the whole path). Two passes over 6,000 GPU counts, the second in
@@ -675,7 +675,7 @@ static void splitters(void **unused)
             FILE *in = fmemopen(input, length + 3, "rb");
             assert_non_null(in);
             batch_reader reader;
-            assert_true(batch_reader_init(&reader, in));
+            assert_true(batch_reader_init(&reader, batch_file_read, &(batch_file){in, false}));
             char *line;
             size_t got;
             assert_int_equal(batch_read_line(&reader, &line, &got), BATCH_LINE_OK);
@@ -729,7 +729,7 @@ static void buffered_lines_stay_put(void **unused)
     FILE *in = fmemopen(input, used, "rb");
     assert_non_null(in);
     batch_reader reader;
-    assert_true(batch_reader_init(&reader, in));
+    assert_true(batch_reader_init(&reader, batch_file_read, &(batch_file){in, false}));
     char *first, *second, *line;
     size_t got;
     assert_int_equal(batch_read_line(&reader, &first, &got), BATCH_LINE_OK);

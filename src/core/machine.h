@@ -9,8 +9,8 @@
  * COLLCALC_PORTABLE (the CMake option of that name) turns both off, so
  * that the portable twins are built and tested on any machine (.ci/run
  * runs the suite once that way). */
-#ifndef COLLCALC_OUTPUT_MACHINE_H
-#define COLLCALC_OUTPUT_MACHINE_H
+#ifndef COLLCALC_CORE_MACHINE_H
+#define COLLCALC_CORE_MACHINE_H
 
 #include <stdint.h>
 

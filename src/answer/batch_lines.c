@@ -1,10 +1,8 @@
 /* batch's line reader, checks and splitters (batch_lines.h). */
-#define _POSIX_C_SOURCE 200809L /* sigprocmask */
 #include "batch_lines.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,10 +38,11 @@ static unsigned nul_or_high(__m128i x)
  * valgrind has nothing to say). */
 enum { READ_CHUNK = 1 << 20, READ_SLACK = 32 };
 
-bool batch_reader_init(batch_reader *reader, FILE *in)
+bool batch_reader_init(batch_reader *reader, batch_read_fn read, void *source)
 {
     memset(reader, 0, sizeof *reader);
-    reader->in = in;
+    reader->read = read;
+    reader->source = source;
     reader->capacity = BATCH_LINE_MAX + READ_CHUNK;
     reader->buffer = calloc(1, reader->capacity + READ_SLACK);
     return reader->buffer != NULL;
@@ -95,24 +94,15 @@ static void refill(batch_reader *r)
         r->end -= r->start;
         r->start = 0;
     }
-    sigset_t interrupt;
-    sigemptyset(&interrupt);
-    sigaddset(&interrupt, SIGINT);
-    if (r->interruptible)
-        sigprocmask(SIG_UNBLOCK, &interrupt, NULL);
-    errno = 0;
-    size_t got = fread(r->buffer + r->end, 1, r->capacity - r->end, r->in);
-    int why = errno;
-    if (r->interruptible)
-        sigprocmask(SIG_BLOCK, &interrupt, NULL);
+    size_t got = 0;
+    batch_source_status status = r->read(r->source, r->buffer + r->end, r->capacity - r->end, &got);
     r->end += got;
-    if (r->interruptible && why == EINTR && ferror(r->in)) { /* stopped: what came is read */
-        clearerr(r->in);
+    if (status == BATCH_SOURCE_STOPPED) { /* stopped: what came is read */
         r->interrupted = r->eof = true;
         return;
     }
     if (got == 0) {
-        if (ferror(r->in))
+        if (status == BATCH_SOURCE_ERROR)
             r->error = true;
         else
             r->eof = true;

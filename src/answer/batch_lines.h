@@ -1,13 +1,16 @@
-/* The input side of `collcalc batch`: lines read in bounded memory, each
- * checked (no NUL byte, valid UTF-8) and split in place into words (a
- * query written like the command line) or CSV fields. No allocation per
- * line; the fuzz target tests/fuzz/fuzz_batch.c drives these directly. */
-#ifndef COLLCALC_CLI_BATCH_LINES_H
-#define COLLCALC_CLI_BATCH_LINES_H
+/* The input side of a batch of queries (`collcalc batch`): lines read in
+ * bounded memory, each checked (no NUL byte, valid UTF-8) and split in
+ * place into words (a query written like the command line) or CSV fields.
+ * No allocation per line; the fuzz target tests/fuzz/fuzz_batch.c drives
+ * these directly. The library reads no file: the bytes come from the
+ * caller's read function (the CLI's reads a stream, src/cli/batch_input.c).
+ * This is the one reader of lines from a stream: the CLI's other commands
+ * read their inputs through it too (read_lines, src/cli/findings_out.c). */
+#ifndef COLLCALC_ANSWER_BATCH_LINES_H
+#define COLLCALC_ANSWER_BATCH_LINES_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 /* The longest line batch keeps; a longer one is skipped (and reported). */
 #define BATCH_LINE_MAX 65536
@@ -17,15 +20,25 @@
 /* Words of one query line / fields of one CSV row. */
 #define BATCH_WORDS_MAX 128
 
+/* What a read function says besides the bytes it gave. */
+typedef enum {
+    BATCH_SOURCE_OK = 0, /* *got bytes (0: the input has ended) */
+    BATCH_SOURCE_ERROR,  /* a read error (*got bytes came before it) */
+    BATCH_SOURCE_STOPPED /* the caller stopped the reading (SIGINT): the *got bytes are
+                          * the input's last */
+} batch_source_status;
+
+/* Reads at most room bytes of source into into, *got of them. */
+typedef batch_source_status (*batch_read_fn)(void *source, char *into, size_t room, size_t *got);
+
 typedef struct {
-    FILE *in;
+    batch_read_fn read;
+    void *source;
     char *buffer; /* BATCH_LINE_MAX + the read chunk */
     size_t capacity, start, end;
     bool eof, error;
     size_t skipped; /* bytes of the too-long line dropped so far */
-    /* SIGINT is blocked but while a read waits (the caller handles it
-     * without SA_RESTART); a read it cuts short ends the input there */
-    bool interruptible, interrupted;
+    bool interrupted; /* the read function said BATCH_SOURCE_STOPPED: the input ends there */
     long line;  /* number of the line last returned, from 1 */
     bool plain; /* that line has no NUL and no byte >= 0x80: batch_check_text passes it */
 } batch_reader;
@@ -39,7 +52,7 @@ typedef enum {
     BATCH_LINE_READ_ERROR
 } batch_line_status;
 
-bool batch_reader_init(batch_reader *reader, FILE *in);
+bool batch_reader_init(batch_reader *reader, batch_read_fn read, void *source);
 void batch_reader_free(batch_reader *reader);
 
 /* The next line; the text stays valid (and writable) until the next call
