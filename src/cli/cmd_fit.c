@@ -11,42 +11,11 @@
 #include "collcalc/nccl_tests_reader.h"
 #include "commands.h"
 #include "findings_out.h"
+#include "fit_doc.h"
 #include "inputs.h"
 #include "nccl_setup.h"
 #include "request.h"
 #include "output_target.h"
-
-static const record_column PARAM_COLUMNS[] = {
-    {"parameter", "parameter", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
-    {"fitted", "fitted", FIELD_BOOL, COLUMN_BOTH, NULL},
-    {"value", "value", FIELD_NUMBER, COLUMN_BOTH, NULL},
-    {"unit", "unit", FIELD_TEXT, COLUMN_BOTH, NULL},
-    {"min", "min", FIELD_NUMBER, COLUMN_BOTH, NULL},
-    {"max", "max", FIELD_NUMBER, COLUMN_BOTH, NULL},
-    {"at_bound", "at bound", FIELD_BOOL, COLUMN_MACHINE, NULL},
-    {"meaning", "meaning", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
-    {"not_fitted_because", "not fitted because", FIELD_TEXT, COLUMN_MACHINE, NULL},
-};
-static const record_schema PARAM_SCHEMA = {
-    "parameters", sizeof PARAM_COLUMNS / sizeof PARAM_COLUMNS[0], PARAM_COLUMNS};
-
-static const record_column RUN_COLUMNS[] = {
-    {"file", "file", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
-    {"op", "op", FIELD_TEXT, COLUMN_BOTH, NULL},
-    {"nodes", "nodes", FIELD_INT, COLUMN_BOTH, NULL},
-    {"gpus_per_node", "GPUs/node", FIELD_INT, COLUMN_BOTH, NULL},
-    {"nccl_constants", "NCCL", FIELD_TEXT, COLUMN_BOTH, NULL},
-    {"large_rows", "rows >= 1 MiB", FIELD_INT, COLUMN_BOTH, NULL},
-    {"busbw_error_before", "busbw error before", FIELD_NUMBER, COLUMN_MACHINE, NULL},
-    {"busbw_error_after", "busbw error after", FIELD_NUMBER, COLUMN_MACHINE, NULL},
-    {"busbw_error", "median |busbw error|", FIELD_TEXT, COLUMN_TABLE, NULL},
-    {"small_rows", "rows <= 64 KiB", FIELD_INT, COLUMN_BOTH, NULL},
-    {"time_error_before", "time error before", FIELD_NUMBER, COLUMN_MACHINE, NULL},
-    {"time_error_after", "time error after", FIELD_NUMBER, COLUMN_MACHINE, NULL},
-    {"time_error", "median |time error|", FIELD_TEXT, COLUMN_TABLE, NULL},
-};
-static const record_schema RUN_SCHEMA = {"runs", sizeof RUN_COLUMNS / sizeof RUN_COLUMNS[0],
-                                         RUN_COLUMNS};
 
 /* The one platform of every run: --platform, else the first run's GPU. */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *first,
@@ -199,14 +168,6 @@ static int prepare(cli_context *ctx, fit_state *s, const collcalc_platform *base
     return 0;
 }
 
-static void percent_pair(char *buffer, size_t size, size_t rows, double before, double after)
-{
-    if (rows == 0)
-        snprintf(buffer, size, "-");
-    else
-        snprintf(buffer, size, "%.1f%% -> %.1f%%", 100.0 * before, 100.0 * after);
-}
-
 /* Writes text to path (a temporary file renamed over it: a failed write
  * keeps the old file), saying when a file was replaced. */
 static int write_file(cli_context *ctx, const char *path, const char *text)
@@ -238,73 +199,19 @@ static void warn_bounds(cli_context *ctx, const collcalc_fit_result *r)
     }
 }
 
-static void add_report(cli_context *ctx, document *doc, const fit_state *s,
-                       const collcalc_platform *platform, const char *name, const char *output)
+static int add_report(cli_context *ctx, document *doc, const fit_state *s,
+                      const collcalc_platform *platform, const char *name, const char *output)
 {
-    const collcalc_fit_result *r = &s->result;
-    doc_query_text(doc, "platform", platform->name);
-    doc_query_text(doc, "fitted_platform", name);
-    doc_query_text(doc, "output", output);
-    doc_text(doc, "fit of %s's NCCL model to %zu run%s (NCCL's tuner with collcalc's "
-                  "corrections)",
-             platform->name, s->count, s->count == 1 ? "" : "s");
-    doc_text(doc, "%s", "");
-    record_set *params = doc_records(doc, &PARAM_SCHEMA);
-    for (int k = 0; k < COLLCALC_FIT_PARAMS; k++) {
-        const collcalc_fit_parameter *p = &r->params[k];
-        record_begin(params);
-        record_text(params, "parameter", p->name);
-        record_bool(params, "fitted", p->fitted);
-        if (p->fitted)
-            record_number(params, "value", p->value);
-        record_text(params, "unit", p->unit);
-        record_number(params, "min", p->min_value);
-        record_number(params, "max", p->max_value);
-        record_bool(params, "at_bound", p->fitted && p->at_bound);
-        record_text(params, "meaning", p->meaning);
-        record_text(params, "not_fitted_because", p->fitted ? NULL : p->why_not);
-    }
-    doc_text(doc, "%s", "");
-    record_set *runs = doc_records(doc, &RUN_SCHEMA);
-    char text[64];
-    for (size_t i = 0; i <= s->count; i++) {
-        bool total = i == s->count;
-        if (total && s->count == 1)
-            break;
-        const collcalc_fit_residuals *res = total ? &r->total : &r->runs[i];
-        record_begin(runs);
-        record_text(runs, "file",
-                    total ? "all runs" : input_shown(arg_positional(&ctx->args, (int)i)));
-        if (!total) {
-            record_text(runs, "op", collcalc_op_name(s->runs[i].op));
-            record_int(runs, "nodes", s->nodes[i]);
-            record_int(runs, "gpus_per_node", s->gpus_per_node[i]);
-            record_text(runs, "nccl_constants", s->versions[i]);
-        }
-        record_int(runs, "large_rows", (long long)res->large_rows);
-        record_int(runs, "small_rows", (long long)res->small_rows);
-        if (res->large_rows > 0) {
-            record_number(runs, "busbw_error_before", res->busbw_error_before);
-            record_number(runs, "busbw_error_after", res->busbw_error_after);
-        }
-        if (res->small_rows > 0) {
-            record_number(runs, "time_error_before", res->time_error_before);
-            record_number(runs, "time_error_after", res->time_error_after);
-        }
-        percent_pair(text, sizeof text, res->large_rows, res->busbw_error_before,
-                     res->busbw_error_after);
-        record_text(runs, "busbw_error", text);
-        percent_pair(text, sizeof text, res->small_rows, res->time_error_before,
-                     res->time_error_after);
-        record_text(runs, "time_error", text);
-    }
-    doc_text(doc, "%s", "");
-    for (int k = 0; k < COLLCALC_FIT_PARAMS; k++)
-        if (!r->params[k].fitted)
-            doc_text(doc, "%s not fitted: %s", r->params[k].name, r->params[k].why_not);
-    warn_bounds(ctx, r);
-    doc_text(doc, "wrote %s: platform '%s' (use it with --platforms %s --platform %s)", output,
-             name, output, name);
+    fit_doc_run *runs = calloc(s->count, sizeof *runs);
+    if (runs == NULL)
+        return cli_data_error(ctx, NULL, "out of memory");
+    for (size_t i = 0; i < s->count; i++)
+        runs[i] = (fit_doc_run){input_shown(arg_positional(&ctx->args, (int)i)), s->runs[i].op,
+                                s->nodes[i], s->gpus_per_node[i], s->versions[i]};
+    fit_doc(doc, &s->result, platform, name, output, runs, s->count);
+    free(runs);
+    warn_bounds(ctx, &s->result);
+    return 0;
 }
 
 int cmd_fit(cli_context *ctx)
@@ -399,7 +306,12 @@ int cmd_fit(cli_context *ctx)
         return code;
     }
     document *doc = doc_new(ctx->name);
-    add_report(ctx, doc, s, platform, name, output);
+    code = doc == NULL ? cli_data_error(ctx, NULL, "out of memory")
+                       : add_report(ctx, doc, s, platform, name, output);
     state_free(s);
+    if (code != 0) {
+        doc_free(doc);
+        return code;
+    }
     return cli_emit(ctx, doc);
 }
