@@ -7,6 +7,7 @@
 
 #include "collcalc/units.h"
 #include "report.h"
+#include "tables_doc.h"
 
 static double stop_bw(const path_stop *stop, collcalc_bw_basis basis, bool high)
 {
@@ -118,12 +119,8 @@ void links_doc_table(document *doc, const collcalc_link_table *links, collcalc_b
     record_set *set = doc_records(doc, &LINK_SCHEMA);
     for (size_t i = 0; i < collcalc_link_table_count(links); i++) {
         const collcalc_link *link = collcalc_link_table_at(links, i);
-        char aliases[COLLCALC_MAX_ALIASES * COLLCALC_NAME_MAX + 8] = "";
-        size_t used = 0;
-        for (int k = 0; k < COLLCALC_MAX_ALIASES && used < sizeof aliases; k++)
-            if (link->aliases[k][0] != '\0')
-                used += (size_t)snprintf(aliases + used, sizeof aliases - used, "%s%s",
-                                         used ? " " : "", link->aliases[k]);
+        char aliases[DOC_ALIASES_TEXT];
+        doc_aliases_text(aliases, link->aliases);
         record_begin(set);
         record_text(set, "name", link->name);
         record_text(set, "aliases", aliases);
