@@ -529,6 +529,7 @@ static void test_from_platform(void **state)
 static void test_validation_runs(void **state)
 {
     (void)state;
+    (void)test_shared_path("validation"); /* skips before anything is allocated */
     collcalc_diag diag;
     collcalc_link_table *links = NULL;
     collcalc_platform_table *platforms = NULL;
