@@ -1,5 +1,5 @@
-/* The `nvidia-smi topo -m` reader: the GPU/NIC connection matrix as a
- * machine prints it (text in), turned into devices, connection classes, the
+/* The `nvidia-smi topo -m` (and `topo -mp`, and AMD's `rocm-smi --showtopo`)
+ * reader: the GPU/NIC connection matrix as a machine prints it (text in), turned into devices, connection classes, the
  * bandwidth each pair implies, NVLink islands, nearest NICs, NUMA nodes and
  * placement advice (structs out). No I/O: the caller reads the file. */
 #ifndef COLLCALC_TOPO_H
@@ -53,13 +53,19 @@ typedef enum {
     COLLCALC_GPU_AMPERE,    /* sm80, A100: NVLink 3, 25 GB/s, PCIe 4 */
     COLLCALC_GPU_ADA,       /* sm89, L40S/L4: no NVLink, PCIe 4 */
     COLLCALC_GPU_HOPPER,    /* sm90, H100/H200/H800/H20: NVLink 4, 25 GB/s, PCIe 5 */
-    COLLCALC_GPU_BLACKWELL  /* sm100, B200/GB200: NVLink 5, 50 GB/s, PCIe 5 */
+    COLLCALC_GPU_BLACKWELL, /* sm100, B200/GB200: NVLink 5, 50 GB/s, PCIe 5 */
+    COLLCALC_GPU_CDNA3,     /* gfx942, AMD MI300X/MI308X/MI325X: xGMI, 64 GB/s per link, PCIe 5 */
+    COLLCALC_GPU_CDNA4      /* gfx950, AMD MI350X/MI355X: xGMI, 76.8 GB/s per link, PCIe 5 */
 } collcalc_gpu_generation;
 
 /* One cell of the matrix: row device to column device. */
 typedef struct {
     collcalc_topo_class connection;
     int bonds; /* NVLinks bonded for COLLCALC_TOPO_NVLINK, else 0 */
+    /* rocm-smi --showtopo only (0 elsewhere): the "Weight" and "Hops"
+     * blocks' values for the pair */
+    int weight;
+    int hops;
 } collcalc_topo_cell;
 
 /* One device (a row and a column of the matrix). */
@@ -102,8 +108,12 @@ typedef struct {
 typedef struct {
     /* GPU model or architecture: "sm60" "sm70" "sm80" "sm89" "sm90" "sm100",
      * "p100" "v100" "a100" "l40s" "h100" "h200" "h800" "h20" "b200" "gb200",
+     * AMD's "gfx942" "mi300x" "mi308x" "mi325x" "gfx950" "mi350x" "mi355x",
      * or NULL / "" / "unknown" to infer it from the NV# bond counts. */
     const char *gpu;
+    /* The line number of the text's first line (1; a matrix cut out of a
+     * longer paste gives its line there), for the lines findings name. */
+    long first_line;
 } collcalc_topo_options;
 
 /* The parsed matrix and everything derived from it. Owned by the caller,
@@ -121,6 +131,12 @@ typedef struct {
     int rows_parsed;  /* complete rows read; < device_count when truncated */
     int truncated;    /* the matrix stopped early (NIC rows missing): see findings */
     int has_nic_legend;
+    /* 1 when read from AMD's `rocm-smi --showtopo`: the GPU links are xGMI.
+     * An xGMI cell is stored as COLLCALC_TOPO_NVLINK with 1 bond per link, as
+     * RCCL's topology search types xGMI paths as NVLink (PATH_NVL, RCCL
+     * src/graph/topo.cc); a PCIE cell as PHB inside a NUMA node, SYS across.
+     * collcalc_topo_cell_name prints "XGMI" for them. */
+    int rocm_smi;
 
     collcalc_gpu_generation generation;
     int generation_inferred;  /* 1 when guessed from the bond counts */
@@ -134,6 +150,12 @@ typedef struct {
     int nvlink_pairs; /* GPU pairs joined by NV# */
 
     collcalc_findings advice; /* sorted: warnings first */
+
+    /* A second matrix after the first (finding topo-second-matrix): the byte
+     * offset of its header line in the text and that line's number; 0 when
+     * none. Parse text + next_matrix_offset to read it. */
+    size_t next_matrix_offset;
+    long next_matrix_line;
 } collcalc_topo;
 
 /* Default options: generation inferred. */
@@ -145,13 +167,17 @@ void collcalc_topo_options_init(collcalc_topo_options *options);
 collcalc_status collcalc_gpu_generation_parse(const char *gpu, collcalc_gpu_generation *out,
                                               collcalc_diag *diag);
 
-/* Parses `nvidia-smi topo -m` output (text of length bytes, need not be
+/* Parses `nvidia-smi topo -m` or `topo -mp` output, or `rocm-smi
+ * --showtopo` output (its Weight, Hops, Link Type and Numa Nodes blocks;
+ * the Link Type block is required) (text of length bytes, need not be
  * NUL-terminated; options may be NULL). On success *out is a new topo the
  * caller frees with collcalc_topo_free. Tolerated: a leading command line or
  * prompt, tabs or spaces, ANSI escapes, CRLF, legend blocks, old drivers
  * (SOC, NIC columns named mlx5_0, only CPU Affinity), NIC rows without
  * affinity, cells glued together ("NV18NV18", "SYS0-23"), and a matrix cut
- * inside the NIC rows (a warning finding names the missing row). Refused with
+ * inside the NIC rows (a warning finding names the missing row), the last GPU
+ * row cut after its GPU cells (a warning), a second matrix after the first
+ * (a warning; only the first is read). Refused with
  * ERR_INVALID and a diagnostic naming the line: no matrix header, unknown
  * connection words (word, row, column), a GPU row missing or cut, rows out
  * of order, extra cells, binary bytes, more than 1 MiB or 256 devices, an
@@ -173,10 +199,20 @@ double collcalc_topo_pair_GBps(const collcalc_topo *topo, int row, int column);
  * PXB 0.75, PHB 0.60, NODE 0.55, SYS 0.40). 0 for X and NVLink. */
 double collcalc_topo_class_estimate_GBps(collcalc_topo_class connection, int pcie_gen);
 
+/* The cell as the tool printed it: "X", "NV18", "PIX", ..., or "XGMI" for
+ * an xGMI link of a rocm-smi matrix. Writes into buffer (size >= 16 is
+ * enough) and returns it. */
+const char *collcalc_topo_cell_name(const collcalc_topo *topo, const collcalc_topo_cell *cell,
+                                    char *buffer, size_t size);
+
+/* "NVLink", or "xGMI" for a rocm-smi matrix. Static, never NULL. */
+const char *collcalc_topo_fabric_name(const collcalc_topo *topo);
+
 /* "X", "NV", "PIX", "PXB", "PHB", "NODE", "SYS". Static, never NULL. */
 const char *collcalc_topo_class_name(collcalc_topo_class connection);
 
-/* "unknown", "pascal", "volta", "ampere", "ada", "hopper", "blackwell". */
+/* "unknown", "pascal", "volta", "ampere", "ada", "hopper", "blackwell",
+ * "cdna3", "cdna4". */
 const char *collcalc_gpu_generation_name(collcalc_gpu_generation generation);
 
 #if defined(__GNUC__) || defined(__clang__)

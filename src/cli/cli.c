@@ -379,11 +379,12 @@ static const command_spec COMMANDS[] = {
      "give explicitly override the preset. --format json adds the source of every\n"
      "figure.",
      PLATFORMS_GROUPS, PLATFORMS_EXAMPLES, -1},
-    {"topo", cmd_topo, "read nvidia-smi topo -m: NVLink islands, GPU-NIC affinity, TP/EP groups",
+    {"topo", cmd_topo, "read nvidia-smi topo -m or rocm-smi --showtopo: islands, GPU-NIC affinity, TP/EP groups",
      "FILE|- [--gpu MODEL] [options]",
-     "Reads the output of `nvidia-smi topo -m` (as printed: tabs or spaces, legend\n"
-     "blocks, old and new drivers, a pasted or truncated copy) and reports each GPU\n"
-     "pair's connection (NV#, PIX, PXB, PHB, NODE, SYS) with the bandwidth it implies,\n"
+     "Reads the output of `nvidia-smi topo -m` or `topo -mp` (as printed: tabs or\n"
+     "spaces, legend blocks, old and new drivers, a pasted or truncated copy), or AMD's\n"
+     "`rocm-smi --showtopo` (xGMI), and reports each GPU\n"
+     "pair's connection (NV#, XGMI, PIX, PXB, PHB, NODE, SYS) with the bandwidth it implies,\n"
      "the NVLink islands and whether each is an NVSwitch fabric, each GPU's nearest\n"
      "NIC and NUMA node, and advice: TP and EP groups, pairs to avoid, a bridge that\n"
      "looks unseated, GPUDirect RDMA paths that cross the CPU.",

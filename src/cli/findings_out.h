@@ -1,6 +1,6 @@
-/* Findings (advice, diagnoses, rule checks) as records and lines for people,
- * the same for every command that has them; and reading an input file line
- * by line in bounded memory. */
+/* The --strict failure of a command's findings (their records and lines:
+ * src/output/findings_doc.h); and reading an input file line by line in
+ * bounded memory. */
 #ifndef COLLCALC_CLI_FINDINGS_OUT_H
 #define COLLCALC_CLI_FINDINGS_OUT_H
 
@@ -9,24 +9,12 @@
 
 #include "collcalc/findings.h"
 #include "context.h"
+#include "findings_doc.h"
 #include "record.h"
-
-/* Adds the "findings" list (severity, code, message, next_step, lines) and,
- * for people, one block per finding, most severe first. */
-void findings_add(document *doc, const collcalc_findings *findings);
 
 /* The --strict failure of a report whose findings hold an error: one line
  * on stderr naming how many and their codes; returns EXIT_VIOLATION. */
 int findings_strict_failure(cli_context *ctx, const collcalc_findings *findings);
-
-/* The findings list's schema, for a nested list (a run's findings). */
-const record_schema *findings_schema(void);
-
-/* The findings as rows of set only (a nested list: no lines for people). */
-void findings_records(record_set *set, const collcalc_findings *findings);
-
-/* The findings as lines for people only (their records go elsewhere). */
-void findings_text(document *doc, const collcalc_findings *findings);
 
 /* Calls line_fn for each line of path ('-' = stdin), without its newline;
  * lines longer than max_line bytes are cut to max_line (the rest is read

@@ -9,7 +9,15 @@
  * B200). Bond counts as nvidia-smi prints them on NVIDIA's systems: NV18 on
  * HGX H100/H200 and B200, NV12 on DGX A100, NV8 on HGX H800, NV6 on DGX-2.
  * PCIe x16 per direction: Gen3 15.75, Gen4 31.5, Gen5 63, Gen6 121 GB/s
- * (128b/130b encoding; data/links.json pcie3..pcie6). */
+ * (128b/130b encoding; data/links.json pcie3..pcie6). AMD xGMI per link per
+ * direction (data/links.json xgmi-mi300x, xgmi-mi355x): MI300X-class (CDNA3)
+ * 7 links x 128 GB/s bidirectional = 64 GB/s, MI355X (CDNA4) 153.6 GB/s
+ * bidirectional = 76.8 GB/s (AMD Instinct data sheets).
+ *
+ * `rocm-smi --showtopo` prints blocks headed "Weight between two GPUs",
+ * "Hops between two GPUs", "Link Type between two GPUs" (XGMI or PCIE) and
+ * "Numa Nodes" ("GPU[0] : (Topology) Numa Node: 0"); the reader takes each
+ * block's GPU matrix into the same cells (see collcalc_topo.rocm_smi). */
 #include "collcalc/topo.h"
 #include "collcalc/alloc.h"
 
@@ -38,12 +46,21 @@ typedef struct {
     int short_row_cells;
     int matrix_done;
     long second_header_line; /* a second matrix's header, not read */
+    size_t second_header_offset;
+    size_t line_offset;      /* byte offset of the line being read */
     int unterminated_last;   /* the line being read is the text's last, with no newline */
+    /* rocm-smi --showtopo: the block being read and the rows each block held */
+    int rocm_block;          /* ROCM_* */
+    int rocm_rows[5];        /* rows read per block */
+    long rocm_link_line;     /* the Link Type block's title line */
 } topo_reader;
+
+enum { ROCM_NONE = 0, ROCM_WEIGHT, ROCM_HOPS, ROCM_LINK, ROCM_NUMA, ROCM_OTHER };
 
 void collcalc_topo_options_init(collcalc_topo_options *options)
 {
     options->gpu = NULL;
+    options->first_line = 1;
 }
 
 const char *collcalc_topo_class_name(collcalc_topo_class connection)
@@ -70,6 +87,8 @@ const char *collcalc_gpu_generation_name(collcalc_gpu_generation generation)
     case COLLCALC_GPU_ADA: return "ada";
     case COLLCALC_GPU_HOPPER: return "hopper";
     case COLLCALC_GPU_BLACKWELL: return "blackwell";
+    case COLLCALC_GPU_CDNA3: return "cdna3";
+    case COLLCALC_GPU_CDNA4: return "cdna4";
     }
     return "unknown";
 }
@@ -103,6 +122,23 @@ double collcalc_topo_class_estimate_GBps(collcalc_topo_class connection, int pci
     case COLLCALC_TOPO_NVLINK: return 0.0;
     }
     return 0.0;
+}
+
+const char *collcalc_topo_fabric_name(const collcalc_topo *topo)
+{
+    return topo != NULL && topo->rocm_smi ? "xGMI" : "NVLink";
+}
+
+const char *collcalc_topo_cell_name(const collcalc_topo *topo, const collcalc_topo_cell *cell,
+                                    char *buffer, size_t size)
+{
+    if (cell->connection == COLLCALC_TOPO_NVLINK && topo != NULL && topo->rocm_smi)
+        snprintf(buffer, size, "XGMI");
+    else if (cell->connection == COLLCALC_TOPO_NVLINK)
+        snprintf(buffer, size, "NV%d", cell->bonds);
+    else
+        snprintf(buffer, size, "%s", collcalc_topo_class_name(cell->connection));
+    return buffer;
 }
 
 double collcalc_topo_pair_GBps(const collcalc_topo *topo, int row, int column)
@@ -141,6 +177,10 @@ static const gpu_name gpu_names[] = {
     {"h200", COLLCALC_GPU_HOPPER},   {"h800", COLLCALC_GPU_HOPPER},
     {"h20", COLLCALC_GPU_HOPPER},    {"sm100", COLLCALC_GPU_BLACKWELL},
     {"b200", COLLCALC_GPU_BLACKWELL}, {"gb200", COLLCALC_GPU_BLACKWELL},
+    {"gfx942", COLLCALC_GPU_CDNA3},  {"mi300x", COLLCALC_GPU_CDNA3},
+    {"mi308x", COLLCALC_GPU_CDNA3},  {"mi325x", COLLCALC_GPU_CDNA3},
+    {"gfx950", COLLCALC_GPU_CDNA4},  {"mi350x", COLLCALC_GPU_CDNA4},
+    {"mi355x", COLLCALC_GPU_CDNA4},
 };
 
 collcalc_status collcalc_gpu_generation_parse(const char *gpu, collcalc_gpu_generation *out,
@@ -170,8 +210,8 @@ static collcalc_status parse_gpu_option(const char *gpu, collcalc_gpu_generation
     }
     return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                               "unknown GPU '%.40s': expected sm60, sm70, sm80, sm89, sm90, sm100, "
-                              "a GPU (v100, a100, l40s, h100, h200, h800, h20, b200, gb200) or "
-                              "unknown",
+                              "a GPU (v100, a100, l40s, h100, h200, h800, h20, b200, gb200, "
+                              "mi300x, mi355x), gfx942, gfx950 or unknown",
                               gpu);
 }
 
@@ -535,8 +575,230 @@ static collcalc_status read_matrix_line(topo_reader *reader, char **words, size_
     return parse_row(reader, row, words, count);
 }
 
+/* ------------------------------------------------------ rocm-smi blocks */
+
+/* A block title of rocm-smi --showtopo ("==== Weight between two GPUs ===="):
+ * switches the reader to that block; 1 when the line was a title. */
+static int rocm_title(topo_reader *reader, const char *clean)
+{
+    collcalc_topo *topo = reader->topo;
+    if (strstr(clean, "between two GPUs") != NULL && (topo->header_line == 0 || topo->rocm_smi)) {
+        topo->rocm_smi = 1;
+        if (strstr(clean, "Weight") != NULL)
+            reader->rocm_block = ROCM_WEIGHT;
+        else if (strstr(clean, "Hops") != NULL)
+            reader->rocm_block = ROCM_HOPS;
+        else if (strstr(clean, "Link Type") != NULL) {
+            reader->rocm_block = ROCM_LINK;
+            reader->rocm_link_line = reader->line_number;
+        } else
+            reader->rocm_block = ROCM_OTHER;
+        return 1;
+    }
+    if (!topo->rocm_smi)
+        return 0;
+    if (strstr(clean, "Numa Nodes") != NULL) {
+        reader->rocm_block = ROCM_NUMA;
+        return 1;
+    }
+    if (text_starts_with(clean, "====")) {
+        reader->rocm_block = ROCM_OTHER;
+        return 1;
+    }
+    return 0;
+}
+
+/* "GPU[4]          : (Topology) Numa Node: 1" */
+static void rocm_numa_line(topo_reader *reader, const char *clean)
+{
+    const char *p = clean + 4;
+    long index = 0;
+    const char *node = strstr(clean, "Numa Node:");
+    if (node == NULL || !text_read_digits(&p, &index) || *p != ']')
+        return;
+    char name[COLLCALC_TOPO_NAME_MAX];
+    snprintf(name, sizeof name, "GPU%ld", index);
+    int device = find_device(reader->topo, name);
+    node += strlen("Numa Node:");
+    while (*node == ' ')
+        node++;
+    if (device >= 0)
+        reader->topo->devices[device].numa_node = parse_small_number(node);
+}
+
+/* The GPU names heading a block: the first block's make the devices, the
+ * others must name as many. */
+static collcalc_status rocm_header(topo_reader *reader, char **words, size_t count)
+{
+    collcalc_topo *topo = reader->topo;
+    if (topo->header_line != 0) {
+        if ((int)count != topo->gpu_count)
+            return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                      "line %ld: this block names %zu GPUs, the first block %d",
+                                      reader->line_number, count, topo->gpu_count);
+        return COLLCALC_OK;
+    }
+    topo->header_line = reader->line_number;
+    for (size_t w = 0; w < count; w++) {
+        const char *p = words[w];
+        char name[COLLCALC_TOPO_NAME_MAX];
+        collcalc_topo_kind kind;
+        if (!peel_device_name(&p, name, sizeof name, &kind) || *p != '\0' ||
+            kind != COLLCALC_TOPO_GPU)
+            return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                      "line %ld: header column '%.40s' is not a GPU name",
+                                      reader->line_number, words[w]);
+        collcalc_status status = add_device(reader, name, kind);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    return COLLCALC_OK;
+}
+
+/* One cell of a Weight, Hops or Link Type row. */
+static collcalc_status rocm_cell(topo_reader *reader, int row, int column, const char *word)
+{
+    collcalc_topo_cell *cell = &reader->topo->cells[row][column];
+    const char *rowname = reader->topo->devices[row].name;
+    const char *colname = reader->topo->devices[column].name;
+    if (reader->rocm_block != ROCM_LINK) {
+        int value = parse_small_number(word);
+        const char *p = word;
+        long digits = 0;
+        if (value < 0 || !text_read_digits(&p, &digits) || *p != '\0')
+            return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                      "line %ld: '%.20s' in row %s, column %s is not a %s (0 to "
+                                      "4095)",
+                                      reader->line_number, word, rowname, colname,
+                                      reader->rocm_block == ROCM_WEIGHT ? "weight" : "hop count");
+        if (reader->rocm_block == ROCM_WEIGHT)
+            cell->weight = value;
+        else
+            cell->hops = value;
+        return COLLCALC_OK;
+    }
+    int self = strcmp(word, "0") == 0 || strcmp(word, "X") == 0;
+    if (self != (row == column))
+        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                  "line %ld: row %s, column %s is '%.20s': %s", reader->line_number,
+                                  rowname, colname, word,
+                                  self ? "0 belongs on the diagonal only"
+                                       : "a GPU's link to itself is 0");
+    if (self) {
+        cell->connection = COLLCALC_TOPO_SELF;
+        cell->bonds = 0;
+    } else if (strcmp(word, "XGMI") == 0) {
+        cell->connection = COLLCALC_TOPO_NVLINK; /* one xGMI link: see collcalc_topo.rocm_smi */
+        cell->bonds = 1;
+    } else if (strcmp(word, "PCIE") == 0) {
+        cell->connection = COLLCALC_TOPO_PHB; /* SYS across NUMA nodes: rocm_finish */
+        cell->bonds = 0;
+    } else {
+        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                  "line %ld: unknown link type '%.20s' in row %s, column %s "
+                                  "(expected XGMI, PCIE or 0)",
+                                  reader->line_number, word, rowname, colname);
+    }
+    return COLLCALC_OK;
+}
+
+/* A line inside a rocm-smi block. */
+static collcalc_status read_rocm_line(topo_reader *reader, char *clean)
+{
+    collcalc_topo *topo = reader->topo;
+    if (text_starts_with(clean, "GPU[")) {
+        rocm_numa_line(reader, clean);
+        return COLLCALC_OK;
+    }
+    int block = reader->rocm_block;
+    if (block != ROCM_WEIGHT && block != ROCM_HOPS && block != ROCM_LINK)
+        return COLLCALC_OK;
+    char *words[WORDS_MAX];
+    size_t count = text_split_words(clean, words, WORDS_MAX);
+    if (count > WORDS_MAX)
+        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                  "line %ld: %zu columns, more than %d devices fit",
+                                  reader->line_number, count, COLLCALC_TOPO_DEVICES_MAX);
+    if (count == 0 || !text_starts_with(words[0], "GPU"))
+        return COLLCALC_OK;
+    if (count == 1 || text_starts_with(words[1], "GPU"))
+        return rocm_header(reader, words, count);
+    int row = find_device(topo, words[0]);
+    if (row < 0)
+        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                  topo->header_line == 0
+                                      ? "line %ld: row %.40s before the block's GPU names"
+                                      : "line %ld: row %.40s is not among the block's GPUs",
+                                  reader->line_number, words[0]);
+    if ((int)count - 1 != topo->gpu_count)
+        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                  "line %ld: row %s has %zu cells, the block names %d GPUs",
+                                  reader->line_number, words[0], count - 1, topo->gpu_count);
+    for (int c = 0; c < topo->gpu_count; c++) {
+        collcalc_status status = rocm_cell(reader, row, c, words[c + 1]);
+        if (status != COLLCALC_OK)
+            return status;
+    }
+    reader->rocm_rows[block]++;
+    if (block == ROCM_LINK)
+        topo->devices[row].line = reader->line_number;
+    return COLLCALC_OK;
+}
+
+/* After the last line of a rocm-smi text: every GPU's Link Type row read;
+ * PCIE pairs across NUMA nodes are SYS. */
+static collcalc_status rocm_finish(topo_reader *reader)
+{
+    collcalc_topo *topo = reader->topo;
+    if (topo->header_line == 0)
+        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                  "rocm-smi --showtopo text without a GPU matrix ('GPU0 GPU1 ...' "
+                                  "under a 'between two GPUs' title) in %ld lines",
+                                  reader->last_line);
+    if (reader->rocm_link_line == 0)
+        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                  "rocm-smi --showtopo text without its 'Link Type between two "
+                                  "GPUs' block: which pairs are xGMI is not known");
+    if (reader->rocm_rows[ROCM_LINK] < topo->gpu_count)
+        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                  "line %ld: the 'Link Type between two GPUs' block holds %d of %d "
+                                  "GPU rows",
+                                  reader->rocm_link_line, reader->rocm_rows[ROCM_LINK],
+                                  topo->gpu_count);
+    for (int i = 0; i < topo->gpu_count; i++)
+        for (int j = 0; j < topo->gpu_count; j++) {
+            int a = topo->devices[i].numa_node, b = topo->devices[j].numa_node;
+            if (topo->cells[i][j].connection == COLLCALC_TOPO_PHB && a >= 0 && b >= 0 && a != b)
+                topo->cells[i][j].connection = COLLCALC_TOPO_SYS;
+        }
+    topo->rows_parsed = topo->device_count;
+    int far = 0, first = -1, second = -1;
+    for (int i = 0; i < topo->gpu_count; i++)
+        for (int j = i + 1; j < topo->gpu_count; j++)
+            if (topo->cells[i][j].connection == COLLCALC_TOPO_NVLINK && topo->cells[i][j].hops > 1 &&
+                far++ == 0) {
+                first = i;
+                second = j;
+            }
+    if (far > 0) {
+        collcalc_finding *finding = collcalc_findings_add(
+            &topo->advice, COLLCALC_SEVERITY_INFO, "topo-xgmi-hops",
+            "Keep the busiest pairs (TP) on one-hop xGMI links.",
+            "%d xGMI GPU pair%s take more than one hop (e.g. %s-%s, %d hops): their traffic passes "
+            "through another GPU's links.",
+            far, far == 1 ? "" : "s", topo->devices[first].name, topo->devices[second].name,
+            topo->cells[first][second].hops);
+        collcalc_finding_add_line(finding, topo->devices[first].line);
+    }
+    return COLLCALC_OK;
+}
+
 static collcalc_status read_line(topo_reader *reader, char *clean)
 {
+    if (rocm_title(reader, clean))
+        return COLLCALC_OK;
+    if (reader->topo->rocm_smi)
+        return read_rocm_line(reader, clean);
     char *words[WORDS_MAX];
     size_t count = text_split_words(clean, words, WORDS_MAX);
     if (count > WORDS_MAX)
@@ -554,8 +816,10 @@ static collcalc_status read_line(topo_reader *reader, char *clean)
         return COLLCALC_OK;
     }
     if (reader->matrix_done || reader->topo->rows_parsed >= reader->topo->device_count) {
-        if (is_header(words, count) && reader->second_header_line == 0)
+        if (is_header(words, count) && reader->second_header_line == 0) {
             reader->second_header_line = reader->line_number;
+            reader->second_header_offset = reader->line_offset;
+        }
         parse_legend_line(reader, words, count);
         return COLLCALC_OK;
     }
@@ -589,6 +853,7 @@ static collcalc_status read_lines(topo_reader *reader, const char *text, size_t 
     text_line line;
     while (text_next_line(text, length, &offset, &line)) {
         reader->line_number++;
+        reader->line_offset = (size_t)(line.start - text);
         reader->unterminated_last = offset >= length && (line.length == 0 || offset == 0 ||
                                                          text[offset - 1] != '\n');
         int cut = 0;
@@ -751,6 +1016,8 @@ static double link_rate_GBps(collcalc_gpu_generation generation)
     switch (generation) {
     case COLLCALC_GPU_PASCAL: return 20.0;
     case COLLCALC_GPU_BLACKWELL: return 50.0;
+    case COLLCALC_GPU_CDNA3: return 64.0; /* xGMI: data/links.json xgmi-mi300x */
+    case COLLCALC_GPU_CDNA4: return 76.8; /* xGMI: data/links.json xgmi-mi355x */
     default: return 25.0;
     }
 }
@@ -761,7 +1028,9 @@ static int pcie_generation(collcalc_gpu_generation generation)
     case COLLCALC_GPU_PASCAL:
     case COLLCALC_GPU_VOLTA: return 3;
     case COLLCALC_GPU_HOPPER:
-    case COLLCALC_GPU_BLACKWELL: return 5;
+    case COLLCALC_GPU_BLACKWELL:
+    case COLLCALC_GPU_CDNA3: /* MI300X/MI355X data sheets: PCIe Gen5 x16 host interface */
+    case COLLCALC_GPU_CDNA4: return 5;
     default: return 4;
     }
 }
@@ -808,8 +1077,17 @@ static void set_generation(collcalc_topo *topo, collcalc_gpu_generation given, i
     if (was_given) {
         topo->generation = given;
         snprintf(topo->generation_note, sizeof topo->generation_note,
-                 "GPU generation given: %s (%.0f GB/s per NVLink per direction, PCIe Gen%d).",
-                 collcalc_gpu_generation_name(given), link_rate_GBps(given), pcie_generation(given));
+                 "GPU generation given: %s (%.4g GB/s per %s per direction, PCIe Gen%d).",
+                 collcalc_gpu_generation_name(given), link_rate_GBps(given),
+                 topo->rocm_smi ? "xGMI link" : "NVLink", pcie_generation(given));
+    } else if (topo->rocm_smi) {
+        /* rocm-smi names no GPU model in --showtopo */
+        topo->generation = COLLCALC_GPU_CDNA3;
+        topo->generation_inferred = 1;
+        topo->generation_ambiguous = 1;
+        snprintf(topo->generation_note, sizeof topo->generation_note,
+                 "rocm-smi --showtopo names no GPU: MI300X-class (CDNA3, xGMI 64 GB/s per link "
+                 "per direction) assumed; give the GPU (mi355x) for CDNA4's 76.8 GB/s.");
     } else {
         infer_generation(topo, max_gpu_bonds(topo));
     }
@@ -952,9 +1230,10 @@ static void advise_generation(collcalc_topo *topo)
 {
     collcalc_finding *finding = collcalc_findings_add(
         &topo->advice, COLLCALC_SEVERITY_INFO, "topo-gpu-generation",
-        topo->generation_inferred ? "Give the GPU (sm80, sm90, sm100, or a name such as h100) when "
-                                    "the guess is wrong."
-                                  : NULL,
+        !topo->generation_inferred ? NULL
+        : topo->rocm_smi ? "Give the GPU (mi300x, mi355x, gfx942, gfx950) when the guess is wrong."
+                         : "Give the GPU (sm80, sm90, sm100, or a name such as h100) when the "
+                           "guess is wrong.",
         "%s", topo->generation_note);
     collcalc_finding_add_line(finding, topo->header_line);
 }
@@ -969,7 +1248,16 @@ static void advise_island(collcalc_topo *topo, const collcalc_topo_island *islan
             members[n++] = i;
     format_set(topo, members, n, set, sizeof set);
     collcalc_finding *finding;
-    if (island->switched)
+    if (topo->rocm_smi && island->all_to_all && island->max_bonds == 1)
+        finding = collcalc_findings_add(
+            &topo->advice, COLLCALC_SEVERITY_INFO, "topo-nvlink-island",
+            "RCCL spreads its rings over different links (channels); all-to-all uses every link "
+            "at once.",
+            "xGMI full mesh of %d GPUs (%s): one xGMI link between every pair, %.4g GB/s per "
+            "direction per pair, %.4g GB/s per GPU to its %d peer%s together; one ring crosses "
+            "one link per GPU and direction.",
+            n, set, topo->nvlink_per_link_GBps, island->per_gpu_GBps, n - 1, n == 2 ? "" : "s");
+    else if (island->switched)
         finding = collcalc_findings_add(
             &topo->advice, COLLCALC_SEVERITY_INFO, "topo-nvlink-island", NULL,
             "NVLink island of %d GPUs (%s): NV%d between every pair, an NVSwitch fabric: %.0f GB/s "
@@ -1063,9 +1351,9 @@ static void advise_tp_nvlink(collcalc_topo *topo)
     collcalc_finding *finding = collcalc_findings_add(
         &topo->advice, COLLCALC_SEVERITY_INFO, "topo-tp-groups",
         count > 1 ? "A TP group spanning islands runs at the PCIe path between them." : NULL,
-        "Suggested TP groups: %s (TP up to %d stays inside one NVLink island, %.0f GB/s per "
+        "Suggested TP groups: %s (TP up to %d stays inside one %s island, %.0f GB/s per "
         "direction per GPU).",
-        groups, largest, topo->islands[0].per_gpu_GBps);
+        groups, largest, collcalc_topo_fabric_name(topo), topo->islands[0].per_gpu_GBps);
     collcalc_finding_add_line(finding, topo->islands[0].line);
 }
 
@@ -1108,9 +1396,10 @@ static void advise_ep(collcalc_topo *topo)
         format_components(topo, component, groups, sizeof groups);
         finding = collcalc_findings_add(
             &topo->advice, COLLCALC_SEVERITY_INFO, "topo-ep-groups", NULL,
-            "EP groups: %s (all-to-all over NVLink: every pair NV%d, so dispatch and combine run at "
+            "EP groups: %s (all-to-all over %s: every pair %s%d, so dispatch and combine run at "
             "up to %.0f GB/s per direction per GPU).",
-            groups, topo->islands[0].max_bonds, topo->islands[0].per_gpu_GBps);
+            groups, collcalc_topo_fabric_name(topo), topo->rocm_smi ? "xGMI x" : "NV",
+            topo->islands[0].max_bonds, topo->islands[0].per_gpu_GBps);
         collcalc_finding_add_line(finding, topo->islands[0].line);
         return;
     }
@@ -1364,8 +1653,9 @@ static void advise_numa(collcalc_topo *topo)
             if (is_gpu(topo, g) && topo->devices[g].numa_node == nodes[k])
                 members[n++] = g;
         format_set(topo, members, n, set, sizeof set);
-        text_append(text, sizeof text, "%sNUMA %d: %s (CPUs %s)", k > 0 ? "; " : "", nodes[k], set,
-               topo->devices[members[0]].cpu_affinity);
+        const char *cpus = topo->devices[members[0]].cpu_affinity;
+        text_append(text, sizeof text, "%sNUMA %d: %s%s%s%s", k > 0 ? "; " : "", nodes[k], set,
+                    cpus[0] != '\0' ? " (CPUs " : "", cpus, cpus[0] != '\0' ? ")" : "");
     }
     collcalc_finding *finding = collcalc_findings_add(
         &topo->advice, COLLCALC_SEVERITY_INFO, "topo-numa",
@@ -1451,9 +1741,11 @@ collcalc_status collcalc_topo_parse(const char *text, size_t length,
     reader.topo = topo;
     reader.diag = diag;
     reader.short_row = -1;
+    if (options != NULL && options->first_line > 1)
+        reader.line_number = options->first_line - 1;
     status = length > 0 ? read_lines(&reader, text, length) : COLLCALC_OK;
     if (status == COLLCALC_OK)
-        status = check_rows(&reader);
+        status = topo->rocm_smi ? rocm_finish(&reader) : check_rows(&reader);
     if (status != COLLCALC_OK) {
         collcalc_mem_free(topo);
         return status;
@@ -1461,10 +1753,13 @@ collcalc_status collcalc_topo_parse(const char *text, size_t length,
     if (reader.second_header_line > 0) {
         collcalc_finding *finding = collcalc_findings_add(
             &topo->advice, COLLCALC_SEVERITY_WARNING, "topo-second-matrix",
-            "Give each matrix to collcalc topo on its own (one file per machine).",
+            "Give each matrix to collcalc topo on its own (one file per machine), or the whole "
+            "file to collcalc check, which reads every matrix of a paste.",
             "A second matrix starts at line %ld; only the first (header at line %ld) was read.",
             reader.second_header_line, topo->header_line);
         collcalc_finding_add_line(finding, reader.second_header_line);
+        topo->next_matrix_offset = reader.second_header_offset;
+        topo->next_matrix_line = reader.second_header_line;
     }
     topo_analyse(topo, generation, given);
     *out = topo;

@@ -596,6 +596,156 @@ static void test_one_gpu_and_names(void **state)
     assert_close(collcalc_topo_class_estimate_GBps(COLLCALC_TOPO_NVLINK, 4), 0.0, 0.0);
 }
 
+/* issue 21: AMD's rocm-smi --showtopo (validation file copied into the
+ * corpus): an xGMI full mesh of 8, weights, hops, NUMA nodes */
+static void test_rocm_smi_showtopo(void **state)
+{
+    (void)state;
+    collcalc_topo *topo = parse_corpus("topo_amd_mi308x_8gpu_rocm_smi_showtopo_xgmi_msswift.txt");
+    assert_int_equal(topo->rocm_smi, 1);
+    assert_int_equal(topo->gpu_count, 8);
+    assert_int_equal(topo->nic_count, 0);
+    assert_int_equal(topo->generation, COLLCALC_GPU_CDNA3);
+    assert_int_equal(topo->generation_inferred, 1);
+    assert_int_equal(topo->cells[0][7].connection, COLLCALC_TOPO_NVLINK);
+    assert_int_equal(topo->cells[0][7].bonds, 1);
+    assert_int_equal(topo->cells[3][5].weight, 15);
+    assert_int_equal(topo->cells[3][5].hops, 1);
+    assert_int_equal(topo->cells[2][2].connection, COLLCALC_TOPO_SELF);
+    assert_int_equal(topo->devices[3].numa_node, 0);
+    assert_int_equal(topo->devices[4].numa_node, 1);
+    assert_int_equal(topo->devices[0].line, 33); /* its Link Type row */
+    assert_int_equal(topo->island_count, 1);
+    assert_int_equal(topo->islands[0].gpu_count, 8);
+    assert_true(topo->islands[0].all_to_all);
+    assert_false(topo->islands[0].switched); /* 7 point-to-point links, no switch */
+    assert_close(topo->islands[0].per_gpu_GBps, 7 * 64.0, 1e-9);
+    assert_close(collcalc_topo_pair_GBps(topo, 0, 1), 64.0, 1e-9);
+    char cell[16];
+    assert_string_equal(collcalc_topo_cell_name(topo, &topo->cells[0][1], cell, sizeof cell), "XGMI");
+    assert_string_equal(collcalc_topo_fabric_name(topo), "xGMI");
+    assert_contains(need_finding(topo, "topo-nvlink-island")->message,
+                    "xGMI full mesh of 8 GPUs (GPU0-GPU7)");
+    assert_contains(need_finding(topo, "topo-numa")->message, "NUMA 0: GPU0-GPU3; NUMA 1: GPU4-GPU7.");
+    assert_contains(need_finding(topo, "topo-gpu-generation")->next_step, "mi355x");
+    assert_null(collcalc_findings_find(&topo->advice, "topo-xgmi-hops"));
+    collcalc_topo_free(topo);
+
+    /* the GPU named: CDNA4's 76.8 GB/s per link */
+    size_t length = 0;
+    char *text = test_read_file(
+        test_source_path("tests/fuzz/corpus/topo/topo_amd_mi308x_8gpu_rocm_smi_showtopo_xgmi_msswift.txt"),
+        &length);
+    assert_non_null(text);
+    collcalc_topo_options options;
+    collcalc_topo_options_init(&options);
+    options.gpu = "mi355x";
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_topo_parse(text, length, &options, &topo, &diag), COLLCALC_OK);
+    assert_int_equal(topo->generation, COLLCALC_GPU_CDNA4);
+    assert_close(topo->islands[0].per_gpu_GBps, 7 * 76.8, 1e-9);
+    collcalc_topo_free(topo);
+    free(text);
+
+    /* pairs of xGMI, PCIE inside a NUMA node (PHB) and across (SYS) */
+    topo = parse_corpus("rocm_pairs_pcie.txt");
+    assert_int_equal(topo->island_count, 2);
+    assert_int_equal(topo->cells[0][2].connection, COLLCALC_TOPO_PHB);
+    assert_int_equal(topo->cells[0][3].connection, COLLCALC_TOPO_SYS);
+    assert_int_equal(topo->cells[0][2].hops, 2);
+    assert_contains(need_finding(topo, "topo-tp-groups")->message, "{GPU0, GPU1}, {GPU2, GPU3}");
+    collcalc_topo_free(topo);
+
+    /* an xGMI pair of two hops is said */
+    topo = parse_text("=== Link Type between two GPUs ===\n GPU0 GPU1 GPU2\n"
+                      "GPU0 0 XGMI XGMI\nGPU1 XGMI 0 XGMI\nGPU2 XGMI XGMI 0\n"
+                      "=== Hops between two GPUs ===\n GPU0 GPU1 GPU2\n"
+                      "GPU0 0 1 2\nGPU1 1 0 1\nGPU2 2 1 0\n",
+                      NULL);
+    assert_contains(need_finding(topo, "topo-xgmi-hops")->message, "GPU0-GPU2, 2 hops");
+    collcalc_topo_free(topo);
+
+    /* refusals name the line */
+    static const struct {
+        const char *text, *message;
+    } bad[] = {
+        {"=== Weight between two GPUs ===\n GPU0 GPU1\nGPU0 0 15\nGPU1 15 0\n",
+         "without its 'Link Type between two GPUs' block"},
+        {"=== Link Type between two GPUs ===\n GPU0 GPU1\nGPU0 0 NVLINK\nGPU1 XGMI 0\n",
+         "line 3: unknown link type 'NVLINK' in row GPU0, column GPU1"},
+        {"=== Link Type between two GPUs ===\n GPU0 GPU1\nGPU0 0 XGMI\n",
+         "line 1: the 'Link Type between two GPUs' block holds 1 of 2 GPU rows"},
+        {"=== Link Type between two GPUs ===\n GPU0 GPU1\nGPU0 0 XGMI XGMI\n",
+         "line 3: row GPU0 has 3 cells, the block names 2 GPUs"},
+        {"=== Link Type between two GPUs ===\n GPU0 GPU1\nGPU0 XGMI 0\n",
+         "line 3: row GPU0, column GPU0 is 'XGMI'"},
+        {"=== Hops between two GPUs ===\n GPU0 GPU1\nGPU0 0 x1\n",
+         "line 3: 'x1' in row GPU0, column GPU1 is not a hop count"},
+        {"=== Hops between two GPUs ===\n GPU0 GPU1\nGPU5 0 1\n",
+         "line 3: row GPU5 is not among the block's GPUs"},
+        {"=== Hops between two GPUs ===\n GPU0 GPU1\n=== Link Type between two GPUs ===\n GPU0\n",
+         "line 4: this block names 1 GPUs, the first block 2"},
+        {"=== Hops between two GPUs ===\n", "without a GPU matrix"},
+    };
+    for (size_t i = 0; i < COUNT_OF(bad); i++) {
+        collcalc_topo *none = NULL;
+        collcalc_diag failed = {{0}};
+        assert_int_equal(collcalc_topo_parse(bad[i].text, strlen(bad[i].text), NULL, &none, &failed),
+                         COLLCALC_ERR_INVALID);
+        assert_null(none);
+        assert_contains(failed.message, bad[i].message);
+    }
+}
+
+/* issue 21: nvidia-smi topo -mp (PCIe paths only, NIC legend) */
+static void test_topo_mp(void **state)
+{
+    (void)state;
+    collcalc_topo *topo = parse_corpus("topo_mp_4gpu_2nic.txt");
+    assert_int_equal(topo->gpu_count, 4);
+    assert_int_equal(topo->nic_count, 2);
+    assert_int_equal(topo->nvlink_pairs, 0);
+    assert_int_equal(topo->cells[0][1].connection, COLLCALC_TOPO_PXB);
+    assert_int_equal(topo->cells[1][2].connection, COLLCALC_TOPO_SYS);
+    assert_string_equal(topo->devices[5].legend_name, "mlx5_1");
+    assert_int_equal(topo->devices[2].nearest_nics[0], 5);
+    assert_int_equal(topo->devices[2].numa_node, 1);
+    assert_contains(need_finding(topo, "topo-tp-groups")->message,
+                    "TP=2 groups: (GPU0, GPU1), (GPU2, GPU3)");
+    assert_null(collcalc_findings_find(&topo->advice, "topo-second-matrix"));
+    assert_int_equal(topo->next_matrix_offset, 0);
+    collcalc_topo_free(topo);
+}
+
+/* issue 21: the second matrix of a file is found where it starts, and read
+ * from there with its own line numbers */
+static void test_second_matrix_offset(void **state)
+{
+    (void)state;
+    size_t length = 0;
+    char *text = test_read_file(test_source_path("tests/fuzz/corpus/topo/two_matrices.txt"), &length);
+    assert_non_null(text);
+    collcalc_diag diag = {{0}};
+    collcalc_topo *first = NULL, *second = NULL;
+    assert_int_equal(collcalc_topo_parse(text, length, NULL, &first, &diag), COLLCALC_OK);
+    assert_int_equal(first->next_matrix_line, 7);
+    assert_true(first->next_matrix_offset > 0 && first->next_matrix_offset < length);
+    collcalc_topo_options options;
+    collcalc_topo_options_init(&options);
+    options.first_line = first->next_matrix_line;
+    assert_int_equal(collcalc_topo_parse(text + first->next_matrix_offset,
+                                         length - first->next_matrix_offset, &options, &second,
+                                         &diag),
+                     COLLCALC_OK);
+    assert_int_equal(second->header_line, 7);
+    assert_int_equal(second->cells[0][1].connection, COLLCALC_TOPO_PHB);
+    assert_int_equal(second->devices[1].line, 9);
+    assert_int_equal(second->next_matrix_offset, 0);
+    collcalc_topo_free(first);
+    collcalc_topo_free(second);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -611,6 +761,9 @@ int main(void)
         cmocka_unit_test(test_odd_bond),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_lenient_last_row),
+        cmocka_unit_test(test_rocm_smi_showtopo),
+        cmocka_unit_test(test_topo_mp),
+        cmocka_unit_test(test_second_matrix_offset),
         cmocka_unit_test(test_large_matrix_fast),
         cmocka_unit_test(test_gpu_option),
         cmocka_unit_test(test_limits),
