@@ -233,6 +233,14 @@ typedef struct {
     double ll_base_us;               /* launch + completion signalling */
     double ll_per_message_us;        /* per selection sent (GPU-initiated RDMA issue) */
     double ll_combine_per_peer_us;   /* combine waits on a flag per peer */
+    /* One-sided NVLink all-to-all inside one rack-scale NVLink domain (both
+       modes; TensorRT-LLM's NVLinkOneSided): each kernel takes
+       max(floor, start + wire bytes / rate) + a flag per peer. */
+    double nvl_efficiency;           /* of the intra link's per-direction figure */
+    double nvl_dispatch_floor_us;    /* launch + tail barrier, tiny batches */
+    double nvl_combine_floor_us;     /* head barrier + pulls + reduction, tiny batches */
+    double nvl_dispatch_start_us;    /* launch to the first stores at large batches */
+    double nvl_combine_start_us;
 } collcalc_moe_calibration;
 
 /* The documented defaults. */

@@ -117,4 +117,9 @@ void collcalc_moe_calibration_init(collcalc_moe_calibration *calibration)
     calibration->ll_base_us = 15.0;
     calibration->ll_per_message_us = 0.018;
     calibration->ll_combine_per_peer_us = 0.1;
+    calibration->nvl_efficiency = 0.75;
+    calibration->nvl_dispatch_floor_us = 17.7;
+    calibration->nvl_combine_floor_us = 30.7;
+    calibration->nvl_dispatch_start_us = 13.5;
+    calibration->nvl_combine_start_us = 16.5;
 }

@@ -160,7 +160,12 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
         !plan_in_range(c->normal_base_us, 0, 1e6) || !plan_in_range(c->ll_base_us, 0, 1e6) ||
         !plan_in_range(c->normal_rdma_peer_GBps, 0, 1e6) ||
         !plan_in_range(c->ll_per_message_us, 0, 1e6) ||
-        !plan_in_range(c->ll_combine_per_peer_us, 0, 1e6))
+        !plan_in_range(c->ll_combine_per_peer_us, 0, 1e6) ||
+        !plan_in_range(c->nvl_efficiency, 1e-6, 1) ||
+        !plan_in_range(c->nvl_dispatch_floor_us, 0, 1e6) ||
+        !plan_in_range(c->nvl_combine_floor_us, 0, 1e6) ||
+        !plan_in_range(c->nvl_dispatch_start_us, 0, 1e6) ||
+        !plan_in_range(c->nvl_combine_start_us, 0, 1e6))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "MoE calibration out of range (efficiencies in (0, 1], costs "
                                   "finite, >= 0)");
@@ -353,7 +358,26 @@ static void layer_times(const collcalc_moe_query *q, const collcalc_moe_result *
     double nvl_GBps = q->cluster.intra.bw_GBps;
     memset(t, 0, sizeof *t);
     t->d_local = sel * r->share_local * d_b;
-    if (q->mode == COLLCALC_MOE_NORMAL) {
+    if (r->mnnvl && r->nodes == 1) {
+        /* The whole EP group inside one rack-scale NVLink domain: both modes
+         * are the one-sided NVLink all-to-all (dispatch pushes each selection
+         * into its peer's symmetric memory and ends in a flag barrier;
+         * combine starts with one, pulls and reduces). Small batches sit on
+         * the kernel's floor; large ones start after `start` and stream at
+         * the NVLink rate; each barrier writes and polls one flag per peer. */
+        t->d_nvlink = sel * r->share_nvlink * d_b;
+        t->c_nvlink = sel * r->share_nvlink * c_b;
+        double rate = c->nvl_efficiency * nvl_GBps * 1e3;
+        double flags = (r->ep - 1) * c->ll_combine_per_peer_us;
+        double d_bw = t->d_nvlink / rate * imbalance;
+        double c_bw = t->c_nvlink / rate * imbalance;
+        double d_total = fmax(c->nvl_dispatch_floor_us, c->nvl_dispatch_start_us + d_bw) + flags;
+        double c_total = fmax(c->nvl_combine_floor_us, c->nvl_combine_start_us + c_bw) + flags;
+        t->dispatch_bandwidth_us = d_bw;
+        t->combine_bandwidth_us = c_bw;
+        t->dispatch_latency_us = d_total - d_bw;
+        t->combine_latency_us = c_total - c_bw;
+    } else if (q->mode == COLLCALC_MOE_NORMAL) {
         double fan_out = r->nodes > 1 ? (1.0 - 1.0 / g) : r->share_nvlink;
         t->d_nvlink = sel * fan_out * d_b;
         t->c_nvlink = sel * fan_out * c_b;

@@ -176,6 +176,121 @@ static void test_textbook_and_redundancy(void **state)
     assert_non_null(collcalc_findings_find(&r.findings, "ep-crosses-node"));
 }
 
+/* TensorRT-LLM's NVLinkOneSided all-to-all on GB200 NVL72 (TensorRT-LLM tech
+ * blog 18 "Optimizing MoE Communication with One-Sided AlltoAll Over NVLink",
+ * docs/source/blogs/tech_blog/ in NVIDIA/TensorRT-LLM; doc/published.md):
+ * DeepSeek-V3 shape, BF16 dispatch and combine, balanced router, latency in
+ * us per kernel. Columns: ep, tokens per rank, dispatch, combine. */
+static const double trtllm_nvl72[][4] = {
+    {8, 1, 18.9, 31.0},
+    {8, 2, 18.4, 31.1},
+    {8, 4, 18.1, 31.4},
+    {8, 8, 17.6, 31.4},
+    {8, 16, 18.5, 32.6},
+    {8, 32, 18.2, 32.7},
+    {8, 64, 22.3, 34.1},
+    {8, 128, 31.7, 38.1},
+    {8, 256, 50.8, 53.0},
+    {8, 512, 89.5, 91.7},
+    {8, 1024, 166.3, 175.6},
+    {8, 2048, 311.8, 322.6},
+    {16, 1, 18.8, 30.8},
+    {16, 2, 19.1, 31.4},
+    {16, 4, 18.5, 31.6},
+    {16, 8, 18.9, 31.8},
+    {16, 16, 18.4, 33.0},
+    {16, 32, 20.2, 34.2},
+    {16, 64, 24.1, 35.6},
+    {16, 128, 34.6, 39.9},
+    {16, 256, 54.8, 57.0},
+    {16, 512, 97.1, 98.2},
+    {16, 1024, 181.2, 188.2},
+    {16, 2048, 343.3, 348.4},
+    {32, 1, 19.8, 31.4},
+    {32, 2, 19.7, 31.3},
+    {32, 4, 19.6, 31.4},
+    {32, 8, 19.4, 32.2},
+    {32, 16, 18.9, 33.4},
+    {32, 32, 21.1, 34.6},
+    {32, 64, 26.2, 36.4},
+    {32, 128, 37.8, 41.1},
+    {32, 256, 61.5, 59.7},
+    {32, 512, 109.6, 102.5},
+    {32, 1024, 197.5, 197.5},
+    {32, 2048, 373.7, 369.5},
+    {64, 1, 27.8, 32.6},
+    {64, 2, 24.8, 32.2},
+    {64, 4, 29.1, 33.0},
+    {64, 8, 20.4, 33.3},
+    {64, 16, 20.6, 35.0},
+    {64, 32, 23.1, 36.1},
+    {64, 64, 28.8, 37.7},
+    {64, 128, 41.6, 44.5},
+    {64, 256, 65.3, 62.9},
+    {64, 512, 115.7, 106.7},
+    {64, 1024, 209.4, 199.2},
+    {64, 2048, 399.2, 372.1},
+};
+
+static double median_of(double *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The calibration reads only the EP 8 rows (src/plan/calibration.c); EP 16,
+ * 32 and 64 are out of sample. Both --mode values cost the same kernel
+ * inside one rack-scale NVLink domain. */
+static void test_nvl72_one_sided_published(void **state)
+{
+    (void)state;
+    const size_t n = sizeof trtllm_nvl72 / sizeof trtllm_nvl72[0];
+    double in_sample[2 * 12], out_of_sample[2 * 36];
+    size_t ni = 0, no = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (int mode = 0; mode < 2; mode++) {
+            collcalc_moe_query q = h800_query((int)trtllm_nvl72[i][0],
+                                              (uint64_t)trtllm_nvl72[i][1],
+                                              mode ? COLLCALC_MOE_LOW_LATENCY
+                                                   : COLLCALC_MOE_NORMAL);
+            q.dispatch_dtype = COLLCALC_DTYPE_BF16;
+            q.cluster.gpus_per_node = 72;
+            q.cluster.nics_per_node = 72;
+            q.cluster.intra.bw_GBps = 900; /* nvlink5 per direction */
+            collcalc_moe_result r = run(&q);
+            double ed = fabs(r.dispatch_us / trtllm_nvl72[i][2] - 1);
+            double ec = fabs(r.combine_us / trtllm_nvl72[i][3] - 1);
+            assert_true(ed < 0.20);
+            assert_true(ec < 0.20);
+            if (mode == 1)
+                continue;
+            if (trtllm_nvl72[i][0] == 8) {
+                in_sample[ni++] = ed;
+                in_sample[ni++] = ec;
+            } else {
+                out_of_sample[no++] = ed;
+                out_of_sample[no++] = ec;
+            }
+        }
+    }
+    assert_int_equal(ni, 24);
+    assert_int_equal(no, 72);
+    assert_true(median_of(in_sample, ni) < 0.04);
+    assert_true(median_of(out_of_sample, no) < 0.06);
+    /* Floors: one token is the kernel floor + one flag per peer. */
+    collcalc_moe_query q = h800_query(64, 1, COLLCALC_MOE_NORMAL);
+    q.cluster.gpus_per_node = 72;
+    q.cluster.intra.bw_GBps = 900;
+    collcalc_moe_result r = run(&q);
+    assert_close(r.dispatch_us, 17.7 + 63 * 0.1, 1e-12);
+    assert_close(r.combine_us, 30.7 + 63 * 0.1, 1e-12);
+}
+
 /* compare: EP 64 inside one GB200 NVL72 domain vs across eight 8-GPU nodes. */
 static void test_nvl72_vs_hgx(void **state)
 {
@@ -390,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_normal_published),
         cmocka_unit_test(test_textbook_and_redundancy),
         cmocka_unit_test(test_nvl72_vs_hgx),
+        cmocka_unit_test(test_nvl72_one_sided_published),
         cmocka_unit_test(test_imbalance),
         cmocka_unit_test(test_split_batch),
         cmocka_unit_test(test_bad_input),
