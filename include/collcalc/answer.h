@@ -124,6 +124,7 @@ typedef struct {
     bool launch_set;
     collcalc_nccl_launch launch; /* when launch_set */
     bool cuda_graph, symmetric;
+    collcalc_nccl_harness harness; /* nccl-tests (0, the default) or torch.distributed */
     bool no_p2p;               /* no CUDA P2P: shared memory through the host */
     bool faithful;             /* NCCL's model without collcalc's corrections */
     double fabric_efficiency;  /* 0: not given */

@@ -126,12 +126,37 @@ typedef enum {
     COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
 } collcalc_nccl_launch;
 
+/* What issues the calls: nccl-tests (a C loop around ncclAllReduce and the
+ * like) or PyTorch's torch.distributed (Python and c10d's ProcessGroupNCCL
+ * around the same calls). */
+typedef enum {
+    COLLCALC_NCCL_HARNESS_NCCL_TESTS = 0,
+    COLLCALC_NCCL_HARNESS_TORCH
+} collcalc_nccl_harness;
+
 /* Host time of one CUDA kernel launch, in us: a single process driving G
- * GPUs issues G launches in a row, so a call costs (G-1) of them more than
- * one process per GPU does (~4 us each; the A100 -g 8 run of doc/MODEL.md
- * section 13 prints 43.8 us where NCCL's model says 15 us Ring LL). Both
- * models add it (src/nccl/model.c, src/answer/evaluate.c). */
+ * GPUs issues G launches in a row. nccl-tests#123 (DGX A100, one process,
+ * -g 2..8, NCCL_ALGO=Ring, one channel, 8-128 B) measures 10.0, 13.8, 16.9,
+ * 20.8, 25.2, 29.5 and 33.7 us for 2..8 GPUs: a least-squares line of
+ * 3.96 us per GPU driven through 1.6 us at 0 GPUs (COLLCALC_NCCL_HOST_CALL_US),
+ * the GPU side (NCCL's Ring LL, 7.8-15 us) being below it throughout. Both
+ * models use it (src/nccl/model.c's host floor, src/answer/evaluate.c). */
 #define COLLCALC_NCCL_LAUNCH_US_PER_GPU 4.0
+
+/* Host time of one call besides its kernel launches (NCCL's enqueue and
+ * group end), in us: the intercept of nccl-tests#123's line above. */
+#define COLLCALC_NCCL_HOST_CALL_US 1.6
+
+/* The launch mode a user gets who does not say: nccl-tests as its README
+ * runs it, `all_reduce_perf -b 8 -e 128M -f 2 -g 8` (one process driving
+ * every GPU) on one host, and `mpirun -np N ... -g 1` (a process per GPU)
+ * across hosts. A node of more than 8 GPUs (an NVLink domain such as GB200
+ * NVL72) spans several hosts, so it is a process per GPU too. */
+collcalc_nccl_launch collcalc_nccl_launch_default(int nodes, int platform_gpus_per_node);
+
+/* "nccl-tests" or "torch" (also "torch.distributed") -> *out;
+ * COLLCALC_ERR_NOT_FOUND otherwise. */
+collcalc_status collcalc_nccl_harness_parse(const char *name, collcalc_nccl_harness *out);
 
 /* The largest message collcalc_nccl_predict costs: 1 PiB (2^50 bytes), far
  * above any buffer a GPU holds; larger sizes are COLLCALC_ERR_INVALID (the
@@ -250,6 +275,7 @@ typedef struct {
     /* What NCCL's model cannot see but collcalc's corrections use: */
     collcalc_nccl_transport transport;
     collcalc_nccl_launch launch;
+    collcalc_nccl_harness harness; /* nccl-tests (default) or torch.distributed */
     bool cuda_graph;       /* launched from a CUDA graph (nccl-tests -G) */
     bool symmetric;        /* symmetric buffer registration (nccl-tests -R 2) */
     bool p2p;              /* CUDA P2P between GPUs of a node; false: SHM through host memory */

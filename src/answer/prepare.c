@@ -351,7 +351,8 @@ static collcalc_status nccl_system(collcalc_session *session, const collcalc_req
     }
     const collcalc_nccl_constants *newest = NULL;
     collcalc_nccl_constants_find(table, NULL, &newest, NULL);
-    p->launch = r->launch_set ? r->launch : COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
+    p->launch = r->launch_set ? r->launch
+                              : collcalc_nccl_launch_default(nodes, platform->gpus_per_node);
     const collcalc_link_table *links;
     if ((status = collcalc_session_links(session, &links, diag)) != COLLCALC_OK) {
         *out_field = NULL;
@@ -375,6 +376,7 @@ static collcalc_status nccl_system(collcalc_session *session, const collcalc_req
         return fail(diag, COLLCALC_ERR_INVALID, out_field, "platform", "%s: %s", platform->name,
                     inner.message);
     p->system.cuda_graph = r->cuda_graph;
+    p->system.harness = r->harness;
     p->system.symmetric = r->symmetric;
     if (r->fabric_efficiency > 0) {
         if (!(r->fabric_efficiency >= 0.05 && r->fabric_efficiency <= 1.0))

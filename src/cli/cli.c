@@ -40,7 +40,7 @@ static const option_use OUTPUT_CHART[] = {
 
 static const option_use COST_MODEL[] = {
     {OPT_COST_MODEL, false, NULL}, {OPT_NCCL_VERSION, false, NULL}, {OPT_LAUNCH, false, NULL},
-    {OPT_CUDA_GRAPH, false, NULL}, {OPT_SYMMETRIC, false, NULL},
+    {OPT_CUDA_GRAPH, false, NULL}, {OPT_HARNESS, false, NULL}, {OPT_SYMMETRIC, false, NULL},
     {OPT_FABRIC_EFFICIENCY, false, NULL}, {OPT_NCCL_ALGO, false, NULL},
     {OPT_NCCL_PROTO, false, NULL}, {OPT_NO_P2P, false, NULL}, {OPT_FAITHFUL, false, NULL}, END};
 const option_group COLLECTIVE_GROUPS[] = {
@@ -161,7 +161,7 @@ static const option_group PLAN_GROUPS[] = {
     {"Output", OUTPUT}, {NULL, NULL}};
 static const option_use NCCL_MODEL[] = {
     {OPT_NCCL_VERSION, false, NULL}, {OPT_LAUNCH, false, NULL}, {OPT_CUDA_GRAPH, false, NULL},
-    {OPT_SYMMETRIC, false, NULL}, {OPT_FABRIC_EFFICIENCY, false, NULL},
+    {OPT_HARNESS, false, NULL}, {OPT_SYMMETRIC, false, NULL}, {OPT_FABRIC_EFFICIENCY, false, NULL},
     {OPT_NCCL_ALGO, false, NULL}, {OPT_NCCL_PROTO, false, NULL}, {OPT_NO_P2P, false, NULL},
     {OPT_FAITHFUL, false, NULL}, END};
 static const option_use CHECK_READING[] = {

@@ -157,9 +157,10 @@ static int judge_run(cli_context *ctx, const char *shown, collcalc_nccl_tests_ru
     bool predicted = code == 0 && platform != NULL && run->ranks > 0 && modelled;
     if (code == 0 && (setup == NULL || check == NULL))
         code = cli_data_error(ctx, NULL, "out of memory");
-    collcalc_nccl_launch launch = run->launch == COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS
-                                      ? COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
-                                      : COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
+    collcalc_nccl_launch launch =
+        run->launch == COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS   ? COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
+        : run->launch == COLLCALC_NCCL_TESTS_LAUNCH_PROCESS_PER_GPU ? COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU
+        : collcalc_nccl_launch_default(nodes, platform != NULL ? platform->gpus_per_node : 0);
     if (code == 0 && predicted)
         code = nccl_setup_build(ctx, platform, nodes, gpus_per_node,
                                 run->nccl_version[0] ? run->nccl_version : NULL, launch, setup);

@@ -127,9 +127,10 @@ static int prepare(cli_context *ctx, fit_state *s, const collcalc_platform *base
         int code = run_shape(ctx, path, run, base, &s->nodes[i], &s->gpus_per_node[i]);
         if (code != 0)
             return code;
-        collcalc_nccl_launch launch = run->launch == COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS
-                                          ? COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
-                                          : COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
+        collcalc_nccl_launch launch =
+            run->launch == COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS   ? COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
+            : run->launch == COLLCALC_NCCL_TESTS_LAUNCH_PROCESS_PER_GPU ? COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU
+            : collcalc_nccl_launch_default(s->nodes[i], base != NULL ? base->gpus_per_node : 0);
         code = nccl_setup_build(ctx, base, s->nodes[i], s->gpus_per_node[i],
                                 run->nccl_version[0] ? run->nccl_version : NULL, launch,
                                 &s->setup);

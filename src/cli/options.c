@@ -104,10 +104,15 @@ static const option_def DEFS[OPT_COUNT] = {
                           "the NCCL release whose tuner to follow (2.18 .. 2.30;\n"
                           "default the newest modelled)"},
     [OPT_LAUNCH] = {OPT_LAUNCH, "launch", NULL, 0, "L",
-                    "process-per-gpu (default; nccl-tests -g 1 under MPI) or\n"
-                    "single-process (nccl-tests -g N)"},
+                    "process-per-gpu (nccl-tests -g 1 under MPI) or\n"
+                    "single-process (nccl-tests -g N); default as nccl-tests'\n"
+                    "README runs it: single-process on one host of <= 8 GPUs,\n"
+                    "process-per-gpu across hosts"},
     [OPT_CUDA_GRAPH] = {OPT_CUDA_GRAPH, "cuda-graph", NULL, 0, NULL,
                         "launched from CUDA graphs (nccl-tests -G)"},
+    [OPT_HARNESS] = {OPT_HARNESS, "harness", NULL, 0, "H",
+                     "what issues the calls: nccl-tests (default) or torch\n"
+                     "(torch.distributed: ~12 us more host time a call)"},
     [OPT_SYMMETRIC] = {OPT_SYMMETRIC, "symmetric", NULL, 0, NULL,
                        "symmetric buffer registration (nccl-tests -R 2, NCCL 2.27+)"},
     [OPT_FABRIC_EFFICIENCY] = {OPT_FABRIC_EFFICIENCY, "fabric-efficiency", NULL, 0, "F",

@@ -43,6 +43,7 @@ static const struct {
     {"nccl_version", OPT_NCCL_VERSION},
     {"launch", OPT_LAUNCH},
     {"cuda_graph", OPT_CUDA_GRAPH},
+    {"harness", OPT_HARNESS},
     {"symmetric", OPT_SYMMETRIC},
     {"no_p2p", OPT_NO_P2P},
     {"faithful", OPT_FAITHFUL},
@@ -188,6 +189,10 @@ int request_nccl_from_args(cli_context *ctx, collcalc_request *r)
     }
     r->nccl_version = arg_value(&ctx->args, OPT_NCCL_VERSION);
     r->cuda_graph = arg_given(&ctx->args, OPT_CUDA_GRAPH);
+    const char *harness = arg_value(&ctx->args, OPT_HARNESS);
+    if (harness != NULL && collcalc_nccl_harness_parse(harness, &r->harness) != COLLCALC_OK)
+        return cli_usage_error(ctx, "--harness", "unknown harness '%.60s' (nccl-tests or torch)",
+                               harness);
     r->symmetric = arg_given(&ctx->args, OPT_SYMMETRIC);
     r->no_p2p = arg_given(&ctx->args, OPT_NO_P2P);
     r->faithful = arg_given(&ctx->args, OPT_FAITHFUL);

@@ -29,10 +29,28 @@
 
 /* Symmetric-memory kernels (NCCL >= 2.27, buffers registered with -R 2) and
  * CUDA graphs: NVIDIA quotes ~3 us small-message all-reduce on 8x B200 and
- * ~2 us on H100/H200 class (nccl-tests#333, maintainers and users). Without
- * a CUDA graph the host launch (FIX_LAUNCH_US_PER_GPU) is added back. */
+ * ~2 us on H100/H200 class (nccl-tests#333, maintainers and users). This is
+ * the GPU's time; without a CUDA graph the host floor below applies. */
 #define FIX_SYMMETRIC_HOPPER_US 2.0
 #define FIX_SYMMETRIC_BLACKWELL_US 3.0
+
+/* The host floor (doc/MODEL.md section 13.3). A benchmark issues its calls
+ * back to back and reports the loop's time per call, so the host thread and
+ * the GPUs form a pipeline and a call takes the longer of the two stages:
+ * the GPU's time (NCCL's latency and bandwidth terms) and the host's time
+ * to issue it. The host's time is COLLCALC_NCCL_HOST_CALL_US plus one
+ * kernel launch per GPU the thread drives (collcalc/nccl_model.h: the line
+ * nccl-tests#123 measures, 1.6 + 3.96 us per GPU): 5.6 us for a process
+ * per GPU, 33.3 us for one process driving 8 GPUs (nccl-tests -g 8), above
+ * NCCL's 15 us for Ring LL on 8 GPUs. Under a CUDA graph (nccl-tests -G) the
+ * replay issues a whole loop at once and the host's share is ~0.
+ * torch.distributed adds its Python and c10d dispatch to every call:
+ * ~12 us, between the ~15 us of host time around a 5.8 us kernel that
+ * torchcomms#2455 profiles (Python dispatch and CUDA launch: 15 - 5.6 =
+ * 9.4 beyond nccl-tests' host time) and the 19.2 us torch.distributed
+ * all-reduce of 128 B on 8x H100 in Triton-distributed#57 (19.2 - 5.6 =
+ * 13.6). */
+#define FIX_TORCH_CALL_US 12.0
 
 /* Transports whose small-message cost NCCL's NET latencies (calibrated on
  * InfiniBand) underestimate: extra microseconds per network step of the
@@ -40,18 +58,22 @@
  * 85 us where NCCL's Ring LL says 23 us for its one network step (+62); the
  * EFA all-reduce on 2 p4de nodes floors at 161 us where NCCL's Tree LL says
  * 25 us for its 2 network steps (+68 each). TCPX (the older, host-staged
- * GPUDirect-TCPX) is given the EFA figure; plain sockets pay a kernel TCP
- * round trip (~30 us per step, the order of a TCP ping-pong on a loaded
- * host); RoCE pays ~3 us over IB per step: an Ethernet Clos crosses ~3
- * switches at ~0.6-1 us each where IB's cut-through hops are ~0.1-0.2 us,
- * plus the RoCE NIC's congestion control (DCQCN). */
+ * GPUDirect-TCPX) is given the EFA figure. RoCE: two DGX Spark (GB10)
+ * joined by one 200G RoCE link (NVIDIA/dgx-spark-playbooks#103, NCCL 2.31,
+ * one GPU per host) floor at 30.3-30.8 us for 8-16 KiB all-reduce where
+ * NCCL's Ring LL says ~12.5 us for its 2 network steps: +9 us per step with
+ * no switch between them, so the cost is the RoCE path's (NIC, plugin
+ * polling), not the fabric's. Plain sockets: none beyond NCCL's figures;
+ * the L40S pair over 100 GbE sockets (schmaustech) floors at 12.2 us where
+ * NCCL's Ring LL says 11.9 us, the host's proxy thread and kernel TCP
+ * stack hiding inside NCCL's NET step on an idle 2-rank ring. */
 static const double fix_transport_step_us[COLLCALC_NCCL_NUM_TRANSPORTS] = {
     0.0,  /* ib: NCCL's constants are InfiniBand's */
-    3.0,  /* roce */
+    9.0,  /* roce */
     68.0, /* efa */
     68.0, /* tcpx */
     62.0, /* tcpxo */
-    30.0  /* socket */
+    0.0   /* socket */
 };
 
 /* The ramp (doc/MODEL.md §13): NCCL's Simple protocol moves data in
@@ -105,6 +127,39 @@ double nccl_transport_step_us(collcalc_nccl_transport transport)
 {
     return (unsigned)transport < COLLCALC_NCCL_NUM_TRANSPORTS ? fix_transport_step_us[transport]
                                                               : 0.0;
+}
+
+double nccl_host_issue_us(const collcalc_nccl_system *system, int ppn)
+{
+    if (system->cuda_graph)
+        return 0.0;
+    double launches = system->launch == COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS && ppn > 1
+                          ? (double)ppn
+                          : 1.0;
+    double us = COLLCALC_NCCL_HOST_CALL_US + launches * FIX_LAUNCH_US_PER_GPU;
+    if (system->harness == COLLCALC_NCCL_HARNESS_TORCH)
+        us += FIX_TORCH_CALL_US;
+    return us;
+}
+
+collcalc_status collcalc_nccl_harness_parse(const char *name, collcalc_nccl_harness *out)
+{
+    if (name == NULL || out == NULL)
+        return COLLCALC_ERR_INVALID;
+    if (strcmp(name, "nccl-tests") == 0)
+        *out = COLLCALC_NCCL_HARNESS_NCCL_TESTS;
+    else if (strcmp(name, "torch") == 0 || strcmp(name, "torch.distributed") == 0)
+        *out = COLLCALC_NCCL_HARNESS_TORCH;
+    else
+        return COLLCALC_ERR_NOT_FOUND;
+    return COLLCALC_OK;
+}
+
+collcalc_nccl_launch collcalc_nccl_launch_default(int nodes, int platform_gpus_per_node)
+{
+    return nodes == 1 && platform_gpus_per_node >= 1 && platform_gpus_per_node <= 8
+               ? COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
+               : COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
 }
 
 /* ----------------------------------------------------------------------- */
@@ -538,9 +593,10 @@ static collcalc_status check_system(const collcalc_nccl_system *s, collcalc_diag
                                   s->min_sm);
     if ((unsigned)s->cpu > COLLCALC_NCCL_CPU_OTHER ||
         (unsigned)s->transport >= COLLCALC_NCCL_NUM_TRANSPORTS ||
-        (unsigned)s->launch > COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS)
+        (unsigned)s->launch > COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS ||
+        (unsigned)s->harness > COLLCALC_NCCL_HARNESS_TORCH)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "cpu, transport or launch out of range");
+                                  "cpu, transport, launch or harness out of range");
     if (!(s->fabric_efficiency > 0.0 && s->fabric_efficiency <= 1.0))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "fabric_efficiency must be in (0, 1]");
@@ -694,20 +750,14 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
 
     if ((fix & COLLCALC_NCCL_FIX_TRANSPORT) && c->nodes > 1)
         lat += (double)network_steps(c, a) * fix_transport_step_us[s->transport];
-    double launch = 0.0;
-    if ((fix & COLLCALC_NCCL_FIX_LAUNCH) && s->launch == COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS)
-        launch = (double)(c->ppn - 1) * FIX_LAUNCH_US_PER_GPU;
     if ((fix & COLLCALC_NCCL_FIX_SYMMETRIC) && c->k->symmetric_kernels && s->symmetric &&
         c->nodes == 1) {
         double floor_us = c->row >= COLLCALC_NCCL_BLACKWELL || s->min_sm >= 100
                               ? FIX_SYMMETRIC_BLACKWELL_US
                               : FIX_SYMMETRIC_HOPPER_US;
-        if (!s->cuda_graph)
-            floor_us += FIX_LAUNCH_US_PER_GPU;
         if (floor_us < lat)
             lat = floor_us;
     }
-    lat += launch;
 
     double band = alg > 0.0 ? bytes / (1000.0 * alg) : 0.0;
     bool shm = (fix & COLLCALC_NCCL_FIX_SHM) && !s->p2p && c->nodes == 1;
@@ -717,6 +767,13 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
         !(a == COLLCALC_NCCL_RING && c->nodes > 1) && !shm && !symmetric) {
         double fill = (double)cand->channels * FIX_RAMP_CHUNK_BYTES;
         band += (fill * bytes / (bytes + fill)) / (1000.0 * alg);
+    }
+    /* The host floor: the host's stage of the pipeline shows through the
+     * latency term when it is the longer one. */
+    if (fix & COLLCALC_NCCL_FIX_LAUNCH) {
+        double host = nccl_host_issue_us(s, c->ppn);
+        if (host > lat + band)
+            lat = host - band;
     }
     cand->latency_pred_us = lat;
     cand->bandwidth_pred_us = band;

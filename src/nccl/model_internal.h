@@ -7,10 +7,16 @@
 #include "collcalc/nccl_model.h"
 
 /* Launch mode: one thread driving G GPUs issues G kernel launches in a row
- * inside ncclGroupEnd, so a call costs (G-1) extra launches of ~4 us each
- * (COLLCALC_NCCL_LAUNCH_US_PER_GPU, collcalc/nccl_model.h, says where it
- * comes from). */
+ * inside ncclGroupEnd (COLLCALC_NCCL_LAUNCH_US_PER_GPU and
+ * COLLCALC_NCCL_HOST_CALL_US, collcalc/nccl_model.h, say where they come
+ * from). */
 #define FIX_LAUNCH_US_PER_GPU COLLCALC_NCCL_LAUNCH_US_PER_GPU
+
+/* The host floor (doc/MODEL.md section 13.3): what one call costs the host
+ * thread that issues it, 0 under a CUDA graph. A benchmark loop times calls
+ * issued back to back, so a call takes the longer of the GPU's time and
+ * this (model.c). */
+double nccl_host_issue_us(const collcalc_nccl_system *system, int ppn);
 
 /* The Simple protocol's chunk per channel (model.c, the ramp): NCCL's 4 MiB
  * buffer in NCCL_STEPS = 8 slots, 4 slots per chunk. */

@@ -121,8 +121,6 @@ collcalc_status nccl_predict_p2p(const collcalc_nccl_system *s, const collcalc_n
     double nccl_lat = lat;
     if ((fix & COLLCALC_NCCL_FIX_TRANSPORT) && nodes > 1)
         lat += nccl_transport_step_us(s->transport);
-    if ((fix & COLLCALC_NCCL_FIX_LAUNCH) && s->launch == COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS)
-        lat += (double)(ppn - 1) * FIX_LAUNCH_US_PER_GPU;
 
     double band = 0.0, band_nccl = 0.0;
     if (inside > 0.0 && b_intra > 0.0) {
@@ -147,6 +145,11 @@ collcalc_status nccl_predict_p2p(const collcalc_nccl_system *s, const collcalc_n
     if (fix == 0) {
         lat = nccl_lat;
         band = band_nccl;
+    }
+    if (fix & COLLCALC_NCCL_FIX_LAUNCH) { /* the host floor (model.c) */
+        double host = nccl_host_issue_us(s, ppn);
+        if (host > lat + band)
+            lat = host - band;
     }
     cand->latency_pred_us = lat;
     cand->bandwidth_pred_us = band;

@@ -180,10 +180,10 @@ NCCL 2.30.7 tuner on hgx-h100; times with collcalc's corrections: every candidat
 1.00 MB  Tree       LL              12  15.2 us    57.4 us  72.6 us  13.8 GB/s  24.1 GB/s      72.6 us  72.6 us > 27.4 us in NCCL's model
          Tree       LL128           12  31.5 us    12.9 us  44.4 us  22.5 GB/s  39.4 GB/s      44.4 us  44.4 us > 27.4 us in NCCL's model
          Tree       Simple          12  64.4 us    23.7 us  88.1 us  11.4 GB/s  19.9 GB/s      76.5 us  76.5 us > 27.4 us in NCCL's model
-         Ring       LL              12  15.0 us    12.4 us  27.4 us  36.5 GB/s  63.8 GB/s      27.4 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
+         Ring       LL              12  21.2 us    12.4 us  33.6 us  29.8 GB/s  52.1 GB/s      27.4 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
          Ring       LL128           12  40.6 us    5.28 us  45.9 us  21.8 GB/s  38.1 GB/s      45.9 us  45.9 us > 27.4 us in NCCL's model
          Ring       Simple          12  56.0 us    9.54 us  65.5 us  15.3 GB/s  26.7 GB/s      60.9 us  60.9 us > 27.4 us in NCCL's model
-         NVLS       Simple          16  25.0 us    7.19 us  32.2 us  31.1 GB/s  54.4 GB/s      28.6 us  28.6 us > 27.4 us in NCCL's model
+         NVLS       Simple          16  26.4 us    7.19 us  33.6 us  29.8 GB/s  52.1 GB/s      28.6 us  28.6 us > 27.4 us in NCCL's model
 2.00 MB  Tree       LL              12  15.2 us    91.8 us   107 us  18.7 GB/s  32.7 GB/s       107 us  107 us > 32.3 us in NCCL's model
          Tree       LL128           12  31.5 us    25.9 us  57.4 us  34.9 GB/s  61.0 GB/s      57.4 us  57.4 us > 32.3 us in NCCL's model
          Tree       Simple          12  64.4 us    46.5 us   111 us  18.0 GB/s  31.6 GB/s      88.6 us  88.6 us > 32.3 us in NCCL's model

@@ -531,13 +531,20 @@ static void alltoall_honours_no_p2p_and_launch(void **state)
     char *shm = field_of(
         "alltoall --size 64MB --platform rtx2080ti-2x-pcie3 --no-p2p --format csv", "time_us",
         "selected");
-    char *launch = field_of("alltoall --size 64MB --platform rtx2080ti-2x-pcie3 --launch "
-                            "single-process --format csv",
+    char *launch = field_of("alltoall --size 8 --platform hgx-h100 --launch single-process "
+                            "--format csv",
                             "time_us", "selected");
+    char *per_gpu = field_of("alltoall --size 8 --platform hgx-h100 --launch process-per-gpu "
+                             "--format csv",
+                             "time_us", "selected");
     /* through host memory: two PCIe crossings and a host copy, a third of the rate */
     assert_true(strtod(shm, NULL) > 1.9 * strtod(plain, NULL));
-    /* one more launch (2 GPUs): 4 us */
-    test_assert_close_relative(strtod(launch, NULL), strtod(plain, NULL) + 4.0, 1e-12);
+    /* the host floor: one thread launching on 8 GPUs takes 1.6 + 8 x 4 us a
+     * call, above the GPUs' 11.8 us (8.4 + 3.4), which a process per GPU gets */
+    test_assert_close_relative(strtod(launch, NULL), 33.6, 1e-12);
+    test_assert_close_relative(strtod(per_gpu, NULL), 11.8 + 8.0 / 1000.0 / 411.42857142857144,
+                               1e-6);
+    free(per_gpu);
     free(plain);
     free(shm);
     free(launch);

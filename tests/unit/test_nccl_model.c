@@ -337,12 +337,31 @@ static void test_corrections(void **state)
     a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 1u << 30);
     assert_near(collcalc_nccl_selected(&a)->time_us, collcalc_nccl_selected(&b)->time_us, 1e-9);
     collcalc_nccl_options_init(&all);
-    /* Single process driving 8 GPUs: 7 launches x 4 us more. */
-    s.launch = COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS;
+    /* The host floor. A process per GPU issues a call in 1.6 + 4 us, under
+     * NCCL's 15 us Ring LL: the GPU's time stands. One process driving 8
+     * GPUs takes 1.6 + 8 x 4 = 33.6 us a call, and the call takes that. */
     a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 8);
     b = predict(&s, &none, COLLCALC_NCCL_ALLREDUCE, 8);
     assert_near(collcalc_nccl_selected(&a)->latency_pred_us,
-                collcalc_nccl_selected(&b)->latency_us + 28.0, 1e-9);
+                collcalc_nccl_selected(&b)->latency_us, 1e-9);
+    s.launch = COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS;
+    a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 8);
+    assert_near(collcalc_nccl_selected(&a)->time_us, 33.6, 1e-9);
+    assert_int_equal(a.selected, b.selected); /* selection is NCCL's own */
+    s.cuda_graph = true;
+    a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 8);
+    assert_near(collcalc_nccl_selected(&a)->latency_pred_us,
+                collcalc_nccl_selected(&b)->latency_us, 1e-9);
+    s.cuda_graph = false;
+    s.harness = COLLCALC_NCCL_HARNESS_TORCH;
+    a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 8);
+    assert_near(collcalc_nccl_selected(&a)->time_us, 33.6 + 12.0, 1e-9);
+    s.harness = COLLCALC_NCCL_HARNESS_NCCL_TESTS;
+    /* The default a user gets: nccl-tests' README, -g 8 on one host; a
+     * process per GPU across hosts or on an NVLink domain of many hosts. */
+    assert_int_equal(collcalc_nccl_launch_default(1, 8), COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS);
+    assert_int_equal(collcalc_nccl_launch_default(2, 8), COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU);
+    assert_int_equal(collcalc_nccl_launch_default(1, 72), COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU);
     /* Without P2P the ring runs at PCIe / 3 through host memory. */
     worked_one_node(&s);
     s.p2p = false;
@@ -397,10 +416,10 @@ static void test_transport_and_symmetric(void **state)
     assert_int_equal(collcalc_nccl_predict(&s, k227, &all, COLLCALC_NCCL_ALLREDUCE, 8, &p, NULL),
                      COLLCALC_OK);
     assert_near(collcalc_nccl_selected(&p)->latency_pred_us, 3.0, 1e-9);
-    s.cuda_graph = false; /* the launch comes back */
+    s.cuda_graph = false; /* the host floor comes back: 1.6 + 4 us a call */
     assert_int_equal(collcalc_nccl_predict(&s, k227, &all, COLLCALC_NCCL_ALLREDUCE, 8, &p, NULL),
                      COLLCALC_OK);
-    assert_near(collcalc_nccl_selected(&p)->latency_pred_us, 7.0, 1e-9);
+    assert_near(collcalc_nccl_selected(&p)->time_us, 5.6, 1e-9);
     assert_int_equal(collcalc_nccl_predict(&s, k225, &all, COLLCALC_NCCL_ALLREDUCE, 8, &p, NULL),
                      COLLCALC_OK);
     assert_near(collcalc_nccl_selected(&p)->latency_pred_us, 15.0, 1e-9);
