@@ -113,6 +113,11 @@ const collcalc_link *collcalc_link_table_at(const collcalc_link_table *table, si
 /* Finds a link by name or alias, case-insensitively; NULL when absent.
  * Borrowed: valid while the table lives. */
 const collcalc_link *collcalc_link_table_find(const collcalc_link_table *table, const char *name);
+/* The same, or COLLCALC_ERR_NOT_FOUND with "FIELD: unknown link 'name' (did
+ * you mean ...?); known: ..." (field NULL: without "FIELD: "): the lookup
+ * whose message every command gives. */
+collcalc_status collcalc_link_table_lookup(const collcalc_link_table *table, const char *field,
+                                const char *name, const collcalc_link **out, collcalc_diag *diag);
 
 /* Bandwidth the model uses for this link under the given basis (GB/s):
  * bw_per_direction_GBps or headline_GBps. NaN for a NULL link or unknown

@@ -187,6 +187,11 @@ const collcalc_model_shape *collcalc_model_table_at(const collcalc_model_table *
  * did-you-mean from collcalc_model_table_names). Borrowed. */
 const collcalc_model_shape *collcalc_model_table_find(const collcalc_model_table *table,
                                                       const char *name);
+/* The same, or COLLCALC_ERR_NOT_FOUND with "FIELD: unknown model 'name' (did
+ * you mean ...?); known: ..." (field NULL: without "FIELD: "): the lookup
+ * whose message every command gives. */
+collcalc_status collcalc_model_table_lookup(const collcalc_model_table *table, const char *field,
+                                const char *name, const collcalc_model_shape **out, collcalc_diag *diag);
 /* Writes the model names, comma-separated in table order ("llama-3-70b,
  * llama-3.1-8b, ..."), into buffer (always NUL-terminated, cut to fit;
  * nothing when buffer_size is 0). Returns buffer. */

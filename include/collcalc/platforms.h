@@ -201,6 +201,11 @@ const collcalc_platform *collcalc_platform_table_at(const collcalc_platform_tabl
 /* By name or alias, case-insensitively; NULL when absent. Borrowed. */
 const collcalc_platform *collcalc_platform_table_find(const collcalc_platform_table *table,
                                                       const char *name);
+/* The same, or COLLCALC_ERR_NOT_FOUND with "FIELD: unknown platform 'name' (did
+ * you mean ...?); known: ..." (field NULL: without "FIELD: "): the lookup
+ * whose message every command gives. */
+collcalc_status collcalc_platform_table_lookup(const collcalc_platform_table *table, const char *field,
+                                const char *name, const collcalc_platform **out, collcalc_diag *diag);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

@@ -242,18 +242,5 @@ collcalc_status collcalc_session_platform(collcalc_session *session, const char 
     collcalc_status status = collcalc_session_platforms(session, &platforms, diag);
     if (status != COLLCALC_OK)
         return status;
-    *out = collcalc_platform_table_find(platforms, name);
-    if (*out != NULL)
-        return COLLCALC_OK;
-    const char *names[COLLCALC_PLATFORMS_MAX];
-    size_t n = collcalc_platform_table_count(platforms);
-    if (n > COLLCALC_PLATFORMS_MAX)
-        n = COLLCALC_PLATFORMS_MAX;
-    for (size_t i = 0; i < n; i++)
-        names[i] = collcalc_platform_table_at(platforms, i)->name;
-    char shown[COLLCALC_ECHO_BUFFER], hint[160];
-    collcalc_echo(shown, sizeof shown, name);
-    collcalc_suggest_text(hint, sizeof hint, name, names, n);
-    return collcalc_diag_fail(diag, COLLCALC_ERR_NOT_FOUND,
-                              "unknown platform '%s'%s (see 'collcalc platforms')", shown, hint);
+    return collcalc_platform_table_lookup(platforms, NULL, name, out, diag);
 }

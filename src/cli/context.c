@@ -308,22 +308,10 @@ int cli_model(cli_context *ctx, const collcalc_model_shape **out)
     collcalc_model_table_names(table, known, sizeof known);
     if (name == NULL)
         return cli_usage_error(ctx, "--model", "missing: the model, one of %s", known);
-    *out = collcalc_model_table_find(table, name);
-    if (*out != NULL)
-        return 0;
-    const char *names[COLLCALC_MODELS_MAX * (1 + COLLCALC_MAX_ALIASES)];
-    size_t n = 0;
-    for (size_t i = 0; i < collcalc_model_table_count(table); i++) {
-        const collcalc_model_shape *m = collcalc_model_table_at(table, i);
-        names[n++] = m->name;
-        for (int k = 0; k < COLLCALC_MAX_ALIASES; k++)
-            if (m->aliases[k][0] != '\0')
-                names[n++] = m->aliases[k];
-    }
-    char shown[COLLCALC_ECHO_BUFFER], hint[160];
-    collcalc_echo(shown, sizeof shown, name);
-    collcalc_suggest_text(hint, sizeof hint, name, names, n);
-    return cli_usage_error(ctx, "--model", "unknown model '%s'%s; known: %s", shown, hint, known);
+    collcalc_diag diag;
+    if (collcalc_model_table_lookup(table, NULL, name, out, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, "--model", "%s", diag.message);
+    return 0;
 }
 
 /* What an option getter returns once its value is parsed: 0 when status is

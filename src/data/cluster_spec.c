@@ -17,9 +17,6 @@
 /* Most NICs a node of a preset may have (data/README.md: nics_per_node). */
 #define PRESET_NICS_MAX 100000LL
 
-/* Longest "known: a, b, c" list kept in a message. */
-enum { KNOWN_LIST_MAX = 320 };
-
 void collcalc_cluster_spec_init(collcalc_cluster_spec *spec)
 {
     if (spec == NULL)
@@ -362,83 +359,15 @@ collcalc_status collcalc_fabric_check(const collcalc_link *intra, bool nvls, boo
     return status;
 }
 
-/* "known: a, b, c" for the names of a link or platform table. */
-static void known_list(char *out, size_t size, const char *const *names, size_t count)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < count && used + 1 < size; i++) {
-        int n = snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", names[i]);
-        if (n < 0 || (size_t)n >= size - used) {
-            /* Cut at a whole name. */
-            out[used] = '\0';
-            if (used + 5 < size)
-                memcpy(out + used, ", ...", 6);
-            return;
-        }
-        used += (size_t)n;
-    }
-}
-
-/* Names and aliases of every entry of a table, for suggestions. */
-typedef struct {
-    const char *all[COLLCALC_LINKS_MAX * COLLCALC_NAMES_SLOTS];
-    size_t all_count;
-    const char *canonical[COLLCALC_LINKS_MAX];
-    size_t canonical_count;
-} name_lists;
-
-static collcalc_status fail_unknown(collcalc_diag *diag, const char *option, const char *what,
-                                    const char *name, const name_lists *lists)
-{
-    char shown[COLLCALC_ECHO_BUFFER];
-    char hint[160];
-    char known[KNOWN_LIST_MAX];
-    collcalc_suggest_text(hint, sizeof hint, name, lists->all, lists->all_count);
-    known_list(known, sizeof known, lists->canonical, lists->canonical_count);
-    return collcalc_diag_fail(diag, COLLCALC_ERR_NOT_FOUND, "%s: unknown %s '%s'%s; known: %s",
-                              option, what, collcalc_echo(shown, sizeof shown, name), hint,
-                              known);
-}
-
-static void link_names_of(const collcalc_link_table *links, name_lists *lists)
-{
-    lists->all_count = lists->canonical_count = 0;
-    for (size_t i = 0; i < collcalc_link_table_count(links) && i < COLLCALC_LINKS_MAX; i++) {
-        const collcalc_link *link = collcalc_link_table_at(links, i);
-        lists->canonical[lists->canonical_count++] = link->name;
-        lists->all[lists->all_count++] = link->name;
-        for (size_t a = 0; a < COLLCALC_MAX_ALIASES; a++)
-            if (link->aliases[a][0] != '\0')
-                lists->all[lists->all_count++] = link->aliases[a];
-    }
-}
-
-static void platform_names_of(const collcalc_platform_table *platforms, name_lists *lists)
-{
-    lists->all_count = lists->canonical_count = 0;
-    for (size_t i = 0; i < collcalc_platform_table_count(platforms) && i < COLLCALC_LINKS_MAX;
-         i++) {
-        const collcalc_platform *platform = collcalc_platform_table_at(platforms, i);
-        lists->canonical[lists->canonical_count++] = platform->name;
-        lists->all[lists->all_count++] = platform->name;
-        for (size_t a = 0; a < COLLCALC_MAX_ALIASES; a++)
-            if (platform->aliases[a][0] != '\0')
-                lists->all[lists->all_count++] = platform->aliases[a];
-    }
-}
-
 /* Looks up a link for option, refusing unknown names and memory tiers. */
 static collcalc_status find_link(const collcalc_link_table *links, const char *option,
                                  const char *name, const collcalc_link **out,
                                  collcalc_diag *diag)
 {
-    const collcalc_link *link = collcalc_link_table_find(links, name);
-    if (link == NULL) {
-        name_lists lists;
-        link_names_of(links, &lists);
-        return fail_unknown(diag, option, "link", name, &lists);
-    }
+    const collcalc_link *link = NULL;
+    collcalc_status status = collcalc_link_table_lookup(links, option, name, &link, diag);
+    if (status != COLLCALC_OK)
+        return status;
     collcalc_diag why;
     if (collcalc_link_check_between_gpus(link, &why) != COLLCALC_OK)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "%s: %s", option, why.message);
@@ -561,12 +490,10 @@ collcalc_status collcalc_cluster_resolve(const collcalc_cluster_spec *spec,
     /* The preset. */
     const collcalc_platform *platform = NULL;
     if (spec->platform[0] != '\0') {
-        platform = collcalc_platform_table_find(platforms, spec->platform);
-        if (platform == NULL) {
-            name_lists lists;
-            platform_names_of(platforms, &lists);
-            return fail_unknown(diag, "--platform", "platform", spec->platform, &lists);
-        }
+        collcalc_status status =
+            collcalc_platform_table_lookup(platforms, "--platform", spec->platform, &platform, diag);
+        if (status != COLLCALC_OK)
+            return status;
         info->platform = platform;
     }
 

@@ -241,6 +241,15 @@ const collcalc_link *collcalc_link_table_find(const collcalc_link_table *table, 
     return collcalc_table_find(&link_table, table, name);
 }
 
+collcalc_status collcalc_link_table_lookup(const collcalc_link_table *table, const char *field,
+                                const char *name, const collcalc_link **out, collcalc_diag *diag)
+{
+    const void *found = NULL;
+    collcalc_status status = collcalc_table_lookup(&link_table, table, field, name, &found, diag);
+    *out = found;
+    return status;
+}
+
 double collcalc_link_bandwidth_GBps(const collcalc_link *link, collcalc_bw_basis basis)
 {
     if (link == NULL)

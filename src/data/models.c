@@ -471,6 +471,15 @@ const collcalc_model_shape *collcalc_model_table_find(const collcalc_model_table
     return collcalc_table_find(&model_table, table, name);
 }
 
+collcalc_status collcalc_model_table_lookup(const collcalc_model_table *table, const char *field,
+                                const char *name, const collcalc_model_shape **out, collcalc_diag *diag)
+{
+    const void *found = NULL;
+    collcalc_status status = collcalc_table_lookup(&model_table, table, field, name, &found, diag);
+    *out = found;
+    return status;
+}
+
 char *collcalc_model_table_names(const collcalc_model_table *table, char *buffer,
                                  size_t buffer_size)
 {

@@ -534,3 +534,12 @@ const collcalc_platform *collcalc_platform_table_find(const collcalc_platform_ta
 {
     return collcalc_table_find(&platform_table, table, name);
 }
+
+collcalc_status collcalc_platform_table_lookup(const collcalc_platform_table *table, const char *field,
+                                const char *name, const collcalc_platform **out, collcalc_diag *diag)
+{
+    const void *found = NULL;
+    collcalc_status status = collcalc_table_lookup(&platform_table, table, field, name, &found, diag);
+    *out = found;
+    return status;
+}

@@ -6,6 +6,7 @@
 #include "helpers.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The count member, first in every table (COLLCALC_TABLE_CHECK). */
@@ -180,6 +181,58 @@ const void *collcalc_table_find(const collcalc_table_layout *layout, const void 
         return NULL;
     return collcalc_names_find(layout->names, collcalc_table_entries(layout, table),
                                count_of(table), name);
+}
+
+/* Longest "known: a, b, c" list kept in a message. */
+enum { KNOWN_LIST_MAX = 320 };
+
+/* "a, b, c" of names, cut at a whole name (", ...") to fit size. */
+static void known_list(char *out, size_t size, const char *const *names, size_t count)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < count && used + 1 < size; i++) {
+        int n = snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", names[i]);
+        if (n < 0 || (size_t)n >= size - used) {
+            out[used] = '\0';
+            if (used + 5 < size)
+                memcpy(out + used, ", ...", 6);
+            return;
+        }
+        used += (size_t)n;
+    }
+}
+
+collcalc_status collcalc_table_lookup(const collcalc_table_layout *layout, const void *table,
+                                      const char *field, const char *name, const void **out,
+                                      collcalc_diag *diag)
+{
+    *out = collcalc_table_find(layout, table, name);
+    if (*out != NULL)
+        return COLLCALC_OK;
+    /* Every name and alias for the suggestion, the names for the list. */
+    static const size_t SLOTS = COLLCALC_NAMES_SLOTS;
+    const char *all[COLLCALC_TABLE_MAX_ENTRIES * COLLCALC_NAMES_SLOTS] = {NULL};
+    const char *canonical[COLLCALC_TABLE_MAX_ENTRIES];
+    size_t all_count = 0, count = table != NULL ? count_of(table) : 0;
+    if (count > COLLCALC_TABLE_MAX_ENTRIES)
+        count = COLLCALC_TABLE_MAX_ENTRIES;
+    const void *entries = table != NULL ? collcalc_table_entries(layout, table) : NULL;
+    for (size_t i = 0; i < count; i++) {
+        canonical[i] = collcalc_names_slot(layout->names, entries, i, 0);
+        for (size_t slot = 0; slot < SLOTS; slot++) {
+            const char *text = collcalc_names_slot(layout->names, entries, i, slot);
+            if (text[0] != '\0')
+                all[all_count++] = text;
+        }
+    }
+    char shown[COLLCALC_ECHO_BUFFER], hint[160], known[KNOWN_LIST_MAX];
+    collcalc_suggest_text(hint, sizeof hint, name != NULL ? name : "", all, all_count);
+    known_list(known, sizeof known, canonical, count);
+    collcalc_echo(shown, sizeof shown, name != NULL ? name : "");
+    return collcalc_diag_fail(diag, COLLCALC_ERR_NOT_FOUND, "%s%sunknown %s '%s'%s; known: %s",
+                              field != NULL ? field : "", field != NULL ? ": " : "",
+                              layout->noun, shown, hint, known);
 }
 
 collcalc_entry_origin collcalc_table_origin(const collcalc_table_layout *layout,

@@ -99,6 +99,14 @@ const void *collcalc_table_find(const collcalc_table_layout *layout, const void 
                                 const char *name);
 
 /* Where entry index came from; COLLCALC_ENTRY_BASE for NULL or out of range. */
+/* The entry named name (or an alias), as collcalc_table_find; else
+ * COLLCALC_ERR_NOT_FOUND with "FIELD: unknown NOUN 'name' (did you mean
+ * ...?); known: a, b, ..." (no "FIELD: " when field is NULL): the one
+ * lookup by name of links, platforms and models. */
+collcalc_status collcalc_table_lookup(const collcalc_table_layout *layout, const void *table,
+                                      const char *field, const char *name, const void **out,
+                                      collcalc_diag *diag);
+
 collcalc_entry_origin collcalc_table_origin(const collcalc_table_layout *layout,
                                             const void *table, size_t index);
 
