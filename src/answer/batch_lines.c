@@ -43,6 +43,7 @@ bool batch_reader_init(batch_reader *reader, batch_read_fn read, void *source)
     memset(reader, 0, sizeof *reader);
     reader->read = read;
     reader->source = source;
+    reader->runaway_bytes = BATCH_LINE_RUNAWAY_BYTES;
     reader->capacity = BATCH_LINE_MAX + READ_CHUNK;
     reader->buffer = calloc(1, reader->capacity + READ_SLACK);
     return reader->buffer != NULL;
@@ -118,8 +119,13 @@ static batch_line_status take_line(batch_reader *r, char *newline, bool plain, b
     size_t length = newline != NULL ? (size_t)(newline - from) : r->end - r->start;
     r->start += newline != NULL ? length + 1 : length;
     r->line++;
-    if (too_long || length > BATCH_LINE_MAX)
+    if (too_long || length > BATCH_LINE_MAX) {
+        if (!too_long) { /* all of it was in the buffer */
+            r->prefix_length = BATCH_LINE_PREFIX;
+            memcpy(r->prefix, from, BATCH_LINE_PREFIX);
+        }
         return BATCH_LINE_TOO_LONG;
+    }
     if (r->line == 1 && length >= 3 && memcmp(from, "\xEF\xBB\xBF", 3) == 0) {
         /* A UTF-8 byte order mark (a spreadsheet's CSV export) is not text. */
         from += 3;
@@ -160,10 +166,14 @@ batch_line_status batch_read_line(batch_reader *r, char **out_text, size_t *out_
             return too_long ? (r->line++, BATCH_LINE_TOO_LONG) : BATCH_LINE_END;
         if (available > BATCH_LINE_MAX) {
             /* Too long: drop what is buffered, keep reading to its end. */
+            if (!too_long) {
+                r->prefix_length = available < BATCH_LINE_PREFIX ? available : BATCH_LINE_PREFIX;
+                memcpy(r->prefix, r->buffer + r->start, r->prefix_length);
+            }
             too_long = true;
             r->skipped += available;
             r->start = r->end = 0;
-            if (r->skipped > BATCH_LINE_RUNAWAY_BYTES) {
+            if (r->skipped > r->runaway_bytes) {
                 r->line++;
                 r->eof = true; /* nothing after it is read */
                 return BATCH_LINE_RUNAWAY;

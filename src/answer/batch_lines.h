@@ -17,6 +17,8 @@
 /* A line with no end past this many bytes (/dev/zero, a binary file) ends
  * the reading: skipping it would read forever. */
 #define BATCH_LINE_RUNAWAY_BYTES (16 << 20)
+/* The first bytes of a too-long line a reader keeps (batch_reader.prefix). */
+#define BATCH_LINE_PREFIX 4096
 /* Words of one query line / fields of one CSV row. */
 #define BATCH_WORDS_MAX 128
 
@@ -38,6 +40,13 @@ typedef struct {
     size_t capacity, start, end;
     bool eof, error;
     size_t skipped; /* bytes of the too-long line dropped so far */
+    /* More bytes than this without a line break end the reading
+     * (BATCH_LINE_RUNAWAY); batch_reader_init sets BATCH_LINE_RUNAWAY_BYTES */
+    size_t runaway_bytes;
+    /* The first bytes (at most BATCH_LINE_PREFIX) of the line last found
+     * too long, for a caller that reads a cut line rather than none */
+    char prefix[BATCH_LINE_PREFIX];
+    size_t prefix_length;
     bool interrupted; /* the read function said BATCH_SOURCE_STOPPED: the input ends there */
     long line;  /* number of the line last returned, from 1 */
     bool plain; /* that line has no NUL and no byte >= 0x80: batch_check_text passes it */
@@ -46,8 +55,9 @@ typedef struct {
 typedef enum {
     BATCH_LINE_OK = 0,   /* *out_text[0..*out_length) is the line, without "\n" or "\r\n"
                           * (nor, on line 1, a UTF-8 byte order mark) */
-    BATCH_LINE_TOO_LONG, /* longer than BATCH_LINE_MAX: read to its end, dropped */
-    BATCH_LINE_RUNAWAY,  /* no end of line within BATCH_LINE_RUNAWAY_BYTES bytes: reading stops */
+    BATCH_LINE_TOO_LONG, /* longer than BATCH_LINE_MAX: read to its end, dropped (its first
+                          * bytes in reader->prefix) */
+    BATCH_LINE_RUNAWAY,  /* no end of line within reader->runaway_bytes: reading stops */
     BATCH_LINE_END,      /* no more lines */
     BATCH_LINE_READ_ERROR
 } batch_line_status;

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "batch_input.h"
+
 int findings_strict_failure(cli_context *ctx, const collcalc_findings *findings)
 {
     char codes[160] = "";
@@ -25,40 +27,39 @@ int read_lines(cli_context *ctx, const char *path, size_t max_line, line_fn fn, 
     if (code != 0)
         return code;
     const char *shown = cli_input_name(path);
-    char *line = malloc(max_line + 2);
-    if (line == NULL) {
+    /* batch's reader (src/answer/batch_lines.h): the one line reader */
+    batch_reader *reader = malloc(sizeof *reader);
+    batch_file source = {file, false};
+    if (reader == NULL || !batch_reader_init(reader, batch_file_read, &source)) {
+        free(reader);
         cli_close_input(ctx, file);
         return cli_data_error(ctx, shown, "out of memory");
     }
-    long number = 0;
-    size_t length = 0, seen = 0;
-    int c;
-    while ((c = getc(file)) != EOF) {
-        if (c == '\n') {
-            fn(context, line, length, ++number);
-            length = 0;
-            seen = 0;
+    reader->runaway_bytes = READ_LINE_REFUSE_BYTES;
+    for (;;) {
+        char *text;
+        size_t length;
+        batch_line_status status = batch_read_line(reader, &text, &length);
+        if (status == BATCH_LINE_TOO_LONG) { /* cut: its first bytes */
+            text = reader->prefix;
+            length = reader->prefix_length;
+        }
+        if (status == BATCH_LINE_OK || status == BATCH_LINE_TOO_LONG) {
+            fn(context, text, length < max_line ? length : max_line, reader->line);
             continue;
         }
-        if (length < max_line) /* past it the line is cut: the rest is dropped */
-            line[length++] = (char)c;
-        /* A line with no end (/dev/zero, a binary file) is refused, not read forever. */
-        if (++seen > READ_LINE_REFUSE_BYTES) {
-            free(line);
-            cli_close_input(ctx, file);
-            return cli_data_error(ctx, shown,
+        if (status == BATCH_LINE_RUNAWAY)
+            code = cli_data_error(ctx, shown,
                                   "line %ld: over %d MiB without a line break: not a text log",
-                                  number + 1, READ_LINE_REFUSE_BYTES >> 20);
-        }
+                                  reader->line, READ_LINE_REFUSE_BYTES >> 20);
+        else if (status == BATCH_LINE_READ_ERROR)
+            code = cli_data_error(ctx, shown, "read error");
+        break;
     }
-    if (length > 0)
-        fn(context, line, length, ++number);
-    bool failed = ferror(file) != 0;
-    free(line);
+    batch_reader_free(reader);
+    free(reader);
     cli_close_input(ctx, file);
-    if (failed)
-        return cli_data_error(ctx, shown, "read error");
-    return 0;
+    return code;
 }
 
 int input_operand(cli_context *ctx, const char **out_path)

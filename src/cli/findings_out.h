@@ -16,7 +16,9 @@
  * on stderr naming how many and their codes; returns EXIT_VIOLATION. */
 int findings_strict_failure(cli_context *ctx, const collcalc_findings *findings);
 
-/* Calls line_fn for each line of path ('-' = stdin), without its newline;
+/* Calls line_fn for each line of path ('-' = stdin), read by batch's line
+ * reader (batch_lines.h), without its newline ("\n" or "\r\n") or a UTF-8
+ * byte order mark;
  * lines longer than max_line bytes are cut to max_line (the rest is read
  * and dropped), so memory stays bounded for any input; a line over
  * READ_LINE_REFUSE_BYTES (/dev/zero) ends the read with a data error. Returns 0 or an exit
