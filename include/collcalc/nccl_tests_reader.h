@@ -42,7 +42,9 @@ typedef enum {
     COLLCALC_NCCL_TESTS_FROM_COLUMNS,     /* redop/root columns and size = count x type x n */
     COLLCALC_NCCL_TESTS_FROM_BUSBW_RATIO, /* busbw / algbw = the op's factor for n ranks */
     COLLCALC_NCCL_TESTS_FROM_LOG,         /* NCCL_DEBUG lines in the same paste (collcalc/paste.h) */
-    COLLCALC_NCCL_TESTS_FROM_HEADING      /* a heading above the table names it */
+    COLLCALC_NCCL_TESTS_FROM_HEADING,     /* a heading above the table names it */
+    COLLCALC_NCCL_TESTS_FROM_PREVIOUS_RUN /* the run before it under the same heading (a paste
+                                             of one job's tests: collcalc/paste.h) */
 } collcalc_nccl_tests_source;
 
 /* "none", "caller", "banner", "device-lines", "command-line", "columns",

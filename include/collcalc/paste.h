@@ -84,7 +84,9 @@ typedef struct {
     size_t runs_dropped;          /* runs past COLLCALC_PASTE_RUNS_MAX (counted, not kept) */
     collcalc_nccl_log *log;       /* every line fed to the NCCL log reader (owned) */
     bool has_log;                 /* at least one NCCL INFO/WARN line */
-    char *topo_text;              /* matrix lines, '\n'-separated, for collcalc_topo_parse; NULL */
+    char *topo_text;              /* matrix lines, '\n'-separated, for collcalc_topo_parse (up to
+                                     16 lines between two matrix lines kept as blank lines, so
+                                     its numbering is the paste's from topo_first_line); NULL */
     size_t topo_length;
     long topo_first_line;         /* input line of the first matrix line; 0 */
     long topo_lines;              /* matrix lines kept (blank lines between them not counted) */

@@ -406,7 +406,9 @@ static const command_spec COMMANDS[] = {
      "corrections, and prints measured against predicted with the error. Each row is\n"
      "also checked against itself (algbw = size / time, busbw = algbw x factor). The\n"
      "verdict: healthy, below-expectation (with the sizes, how far, and what to look\n"
-     "at), above-line-rate, or unknown (and what option would help).",
+     "at), above-line-rate, or unknown (and why, and what option would help). NCCL_DEBUG\n"
+     "lines and topology matrices (nvidia-smi topo -m, rocm-smi --showtopo) in the\n"
+     "paste are read too, every matrix rendered; a paste of only those is reported.",
      CHECK_GROUPS, CHECK_EXAMPLES, -1},
     {"fit", cmd_fit, "calibrate a platform from nccl-tests runs: a platforms file for --platforms",
      "FILE... [--platform P --nodes N] [--output FILE] [--name NAME] [options]",

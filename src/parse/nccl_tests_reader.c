@@ -150,6 +150,7 @@ const char *collcalc_nccl_tests_source_name(collcalc_nccl_tests_source source)
     case COLLCALC_NCCL_TESTS_FROM_BUSBW_RATIO: return "busbw-ratio";
     case COLLCALC_NCCL_TESTS_FROM_LOG: return "log";
     case COLLCALC_NCCL_TESTS_FROM_HEADING: return "heading";
+    case COLLCALC_NCCL_TESTS_FROM_PREVIOUS_RUN: return "previous run";
     }
     return "unknown";
 }

@@ -58,6 +58,7 @@ struct collcalc_paste {
     /* matrix capture */
     bool in_matrix;
     size_t topo_capacity;
+    long topo_last_line; /* input line of the last matrix line kept */
 
     char clean[COLLCALC_PASTE_LINE_BYTES];
     char words_buffer[COLLCALC_PASTE_LINE_BYTES];
@@ -296,6 +297,32 @@ static collcalc_status close_run(collcalc_paste *p, collcalc_diag *diag)
             if (run->op_source != COLLCALC_NCCL_TESTS_FROM_NONE && run->busbw_factor < 0)
                 run->busbw_factor = collcalc_busbw_factor(run->op, run->ranks);
         }
+        /* One job's tests one after another (a banner each, no heading
+         * between): a table that cannot tell its rank count (send/recv:
+         * busbw = algbw, no '#  Rank' lines) ran on the ranks of the one
+         * before it. Said in a finding. */
+        if (run->ranks <= 0 && !r->carried && p->options.ranks <= 0 && p->result.run_count > 0 &&
+            (r->split == COLLCALC_PASTE_SPLIT_BANNER || r->split == COLLCALC_PASTE_SPLIT_VERSION) &&
+            r->label[0] == '\0') {
+            const collcalc_paste_run *before = &p->result.runs[p->result.run_count - 1];
+            if (before->read && before->section == r->section && before->run.ranks > 0) {
+                run->ranks = before->run.ranks;
+                run->ranks_source = COLLCALC_NCCL_TESTS_FROM_PREVIOUS_RUN;
+                if (run->hosts == 0)
+                    run->hosts = before->run.hosts;
+                if (run->ranks_per_host == 0)
+                    run->ranks_per_host = before->run.ranks_per_host;
+                if (run->op_source != COLLCALC_NCCL_TESTS_FROM_NONE && run->busbw_factor < 0)
+                    run->busbw_factor = collcalc_busbw_factor(run->op, run->ranks);
+                collcalc_finding *f = collcalc_findings_add(
+                    &run->findings, COLLCALC_SEVERITY_INFO, "ranks-from-previous-run",
+                    "give --gpus N when this test ran on other ranks",
+                    "rank count %d taken from the run before it (same job, lines %ld-%ld): this "
+                    "table cannot tell its own",
+                    run->ranks, before->first_line, before->last_line);
+                collcalc_finding_add_line(f, r->first_line);
+            }
+        }
         if (r->carried && p->result.run_count > 0) {
             const collcalc_paste_run *before = &p->result.runs[p->result.run_count - 1];
             if (!p->options.has_op && before->run.op_source != COLLCALC_NCCL_TESTS_FROM_NONE)
@@ -399,19 +426,26 @@ static bool is_device_word(const char *w)
 {
     if ((strncmp(w, "GPU", 3) == 0 || strncmp(w, "NIC", 3) == 0) && w[3] >= '0' && w[3] <= '9')
         return true;
+    if (strncmp(w, "GPU[", 4) == 0) /* rocm-smi's "GPU[0] : (Topology) Numa Node: 0" */
+        return true;
     return strncmp(w, "mlx5_", 5) == 0 || strncmp(w, "bnxt_", 5) == 0;
 }
 
 static collcalc_status add_topo_line(collcalc_paste *p, const char *text, size_t length, long line)
 {
     collcalc_paste_result *r = &p->result;
-    if (r->topo_length + length + 1 > (size_t)COLLCALC_PASTE_TOPO_BYTES) {
+    /* A few lines between two matrix lines (a "node-b:" label, a prompt)
+     * stay as blank lines, so the matrix text keeps the paste's numbering. */
+    size_t gap = 0;
+    if (r->topo_length > 0 && line - p->topo_last_line > 1 && line - p->topo_last_line <= 17)
+        gap = (size_t)(line - p->topo_last_line - 1);
+    if (r->topo_length + gap + length + 1 > (size_t)COLLCALC_PASTE_TOPO_BYTES) {
         r->topo_cut = true;
         return COLLCALC_OK;
     }
-    if (r->topo_length + length + 2 > p->topo_capacity) {
+    if (r->topo_length + gap + length + 2 > p->topo_capacity) {
         size_t capacity = p->topo_capacity == 0 ? 4096 : p->topo_capacity;
-        while (capacity < r->topo_length + length + 2)
+        while (capacity < r->topo_length + gap + length + 2)
             capacity *= 2;
         char *grown = collcalc_mem_realloc(r->topo_text, capacity);
         if (grown == NULL)
@@ -419,6 +453,9 @@ static collcalc_status add_topo_line(collcalc_paste *p, const char *text, size_t
         r->topo_text = grown;
         p->topo_capacity = capacity;
     }
+    memset(r->topo_text + r->topo_length, '\n', gap);
+    r->topo_length += gap;
+    p->topo_last_line = line;
     memcpy(r->topo_text + r->topo_length, text, length);
     r->topo_length += length;
     r->topo_text[r->topo_length++] = '\n';

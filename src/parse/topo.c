@@ -53,6 +53,7 @@ typedef struct {
     int rocm_block;          /* ROCM_* */
     int rocm_rows[5];        /* rows read per block */
     long rocm_link_line;     /* the Link Type block's title line */
+    unsigned char rocm_link_row[COLLCALC_TOPO_DEVICES_MAX]; /* GPU's Link Type row read */
 } topo_reader;
 
 enum { ROCM_NONE = 0, ROCM_WEIGHT, ROCM_HOPS, ROCM_LINK, ROCM_NUMA, ROCM_OTHER };
@@ -582,6 +583,8 @@ static collcalc_status read_matrix_line(topo_reader *reader, char **words, size_
 static int rocm_title(topo_reader *reader, const char *clean)
 {
     collcalc_topo *topo = reader->topo;
+    if (text_starts_with(clean, "GPU"))
+        return 0; /* a row or a NUMA line, never a title */
     if (strstr(clean, "between two GPUs") != NULL && (topo->header_line == 0 || topo->rocm_smi)) {
         topo->rocm_smi = 1;
         if (strstr(clean, "Weight") != NULL)
@@ -740,8 +743,10 @@ static collcalc_status read_rocm_line(topo_reader *reader, char *clean)
             return status;
     }
     reader->rocm_rows[block]++;
-    if (block == ROCM_LINK)
+    if (block == ROCM_LINK) {
         topo->devices[row].line = reader->line_number;
+        reader->rocm_link_row[row] = 1;
+    }
     return COLLCALC_OK;
 }
 
@@ -759,12 +764,13 @@ static collcalc_status rocm_finish(topo_reader *reader)
         return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
                                   "rocm-smi --showtopo text without its 'Link Type between two "
                                   "GPUs' block: which pairs are xGMI is not known");
-    if (reader->rocm_rows[ROCM_LINK] < topo->gpu_count)
-        return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
-                                  "line %ld: the 'Link Type between two GPUs' block holds %d of %d "
-                                  "GPU rows",
-                                  reader->rocm_link_line, reader->rocm_rows[ROCM_LINK],
-                                  topo->gpu_count);
+    for (int g = 0; g < topo->gpu_count; g++)
+        if (!reader->rocm_link_row[g])
+            return collcalc_diag_fail(reader->diag, COLLCALC_ERR_INVALID,
+                                      "line %ld: the 'Link Type between two GPUs' block has no row "
+                                      "%s (%d rows for %d GPUs)",
+                                      reader->rocm_link_line, topo->devices[g].name,
+                                      reader->rocm_rows[ROCM_LINK], topo->gpu_count);
     for (int i = 0; i < topo->gpu_count; i++)
         for (int j = 0; j < topo->gpu_count; j++) {
             int a = topo->devices[i].numa_node, b = topo->devices[j].numa_node;

@@ -84,12 +84,70 @@ static void topo_gpu_option_and_size(void **state)
     test_cli_run_free(&run);
 }
 
+/* issue 21: no platform in the paste: why the verdict is unknown and which
+ * option to give, once for all runs; with it, every run is judged and the
+ * send/recv tables take the rank count of the run before them */
+static void unknown_verdict_says_why(void **state)
+{
+    (void)state;
+    static const char *file =
+        "tests/fuzz/corpus/paste/nccl_all5_h100_10node_80gpu_ib_8x400g_inferred_nccl2.29.2_xxrjun.txt";
+    test_cli_run run = check(file, "");
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, ": 17 runs"));
+    assert_non_null(strstr(run.out, "verdict unknown on 17 of 17 runs: the cluster is not known: "
+                                    "the output names no GPU"));
+    assert_non_null(strstr(run.out, "next: give --platform NAME"));
+    assert_non_null(strstr(run.out, "run 5 (lines 161-190): send/recv on 80 ranks"));
+    test_cli_run_free(&run);
+    run = check(file, "--platform hgx-h100");
+    assert_int_equal(run.exit_code, 0);
+    assert_null(strstr(run.out, "verdict unknown on"));
+    assert_non_null(strstr(run.out, "run 13 (lines 369-396, 'single-node"));
+    assert_non_null(strstr(run.out, "all-reduce on 8 ranks; 10 rows; verdict healthy"));
+    test_cli_run_free(&run);
+    run = check(file, "--format json");
+    assert_non_null(strstr(run.out, "\"code\":\"ranks-from-previous-run\""));
+    assert_non_null(strstr(run.out, "\"code\":\"verdict-unknown\""));
+    test_cli_run_free(&run);
+}
+
+/* issue 21: a paste holding only a matrix or only NCCL_DEBUG lines is read,
+ * and check renders the matrices it finds (every one of them) */
+static void check_renders_matrices_and_logs(void **state)
+{
+    (void)state;
+    test_cli_run run = check(
+        "tests/fuzz/corpus/topo/topo_amd_mi308x_8gpu_rocm_smi_showtopo_xgmi_msswift.txt", "");
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, "no nccl-tests table; a topology matrix"));
+    assert_non_null(strstr(run.out, "8 GPUs, 0 NICs (rocm-smi --showtopo, cdna3); xGMI islands: {GPU0-7}"));
+    assert_non_null(strstr(run.out, "GPU7    XGMI  XGMI  XGMI  XGMI  XGMI  XGMI  XGMI     X"));
+    test_cli_run_free(&run);
+    run = check("tests/fuzz/corpus/topo/two_matrices.txt", "--format json");
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, "\"matrices\":[{\"matrix\":1,\"first_line\":2,"));
+    assert_non_null(strstr(run.out, "{\"matrix\":2,\"first_line\":7,"));
+    test_cli_run_free(&run);
+    run = check("tests/fuzz/corpus/topo/two_matrices.txt", "");
+    assert_non_null(strstr(run.out, "topology matrix 2 (line 7;"));
+    assert_non_null(strstr(run.out, "GPU1     PHB     X"));
+    test_cli_run_free(&run);
+    run = check("tests/fuzz/corpus/nccl_log/nccl_debug_h800_1node_8gpu_0_nvls_channels_issue892.txt", "");
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, "no nccl-tests table; NCCL_DEBUG lines"));
+    assert_non_null(strstr(run.out, "16 coll channels but 0 NVLS channels"));
+    test_cli_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wrong_results_fail_strict),
         cmocka_unit_test(appended_run_fails_strict),
         cmocka_unit_test(sweep_names_the_slow_pair),
+        cmocka_unit_test(unknown_verdict_says_why),
+        cmocka_unit_test(check_renders_matrices_and_logs),
         cmocka_unit_test(topo_gpu_option_and_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
