@@ -1,3 +1,6 @@
+$ collcalc plan --model llama-3-70b --tp 8 --platform hgx-h100
+[stderr] collcalc plan: --tokens: missing: how many tokens, e.g. --tokens 8192 (see 'collcalc plan --help')
+[exit 2]
 $ collcalc plan --model deepseek-v3 --tokens 64 --tp 65536 --ep 65536 --pp 65536 --dp 65536 --cp 65536 --platform hgx-h100
 [stderr] collcalc plan: --tp: tp x pp x ep x dp x cp = 1208925819614629174706176 GPUs: at most 1000000 (got tp 65536, pp 65536, ep 65536, dp 65536, cp 65536) (see 'collcalc plan --help')
 [exit 2]

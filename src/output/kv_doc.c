@@ -1,0 +1,144 @@
+/* kv's document (kv_doc.h). */
+#include "kv_doc.h"
+
+#include "findings_doc.h"
+#include "human.h"
+
+static const record_column KV_COLUMNS[] = {
+    {"kv_bytes_per_token", "per token", FIELD_INT, COLUMN_BOTH, NULL},
+    {"kv_bytes_total", "total (unique)", FIELD_INT, COLUMN_BOTH, NULL},
+    {"kv_bytes_per_shard", "per shard", FIELD_INT, COLUMN_BOTH, NULL},
+    {"kv_bytes_transferred", "shipped", FIELD_INT, COLUMN_BOTH, NULL},
+    {"replication", "replicas", FIELD_INT, COLUMN_BOTH, NULL},
+    {"kv_heads_per_shard", "KV heads/shard", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"window_layers", "window layers", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"senders", "senders", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"nics_used", "NICs", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"bytes_per_nic", "per NIC", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"block_bytes", "block", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"blocks_per_nic", "blocks per NIC", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"line_GBps", "line rate", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"rate_per_nic_GBps", "rate per NIC", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"bandwidth_us", "bandwidth", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"block_overhead_us", "block overhead", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"setup_us", "setup", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"transfer_us", "transfer", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"effective_GBps", "effective", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"backend", "backend", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"backend_efficiency", "efficiency", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"backend_source", "backend source", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"fits_budget", "fits budget", FIELD_BOOL, COLUMN_MACHINE, NULL},
+};
+static const record_schema KV_SCHEMA = {"results", sizeof KV_COLUMNS / sizeof KV_COLUMNS[0],
+                                        KV_COLUMNS};
+
+document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc_kv_result *r)
+{
+    document *doc = doc_new(command);
+    doc_query_text(doc, "model", q->model->name);
+    doc_query_int(doc, "tokens", (long long)q->tokens);
+    doc_query_text(doc, "dtype", collcalc_dtype_name(q->dtype));
+    doc_query_int(doc, "tp", q->tp);
+    doc_query_int(doc, "pp", q->pp);
+    doc_query_bool(doc, "dedup", q->dedup);
+    if (q->with_transfer) {
+        doc_query_text(doc, "link", q->nic.name);
+        doc_query_number(doc, "link_bw_GBps", FIELD_GBPS, q->nic.bw_GBps);
+        doc_query_int(doc, "nics_per_node", q->nics_per_node);
+        doc_query_text(doc, "backend", collcalc_kv_backend_name(q->backend));
+        if (q->budget_us > 0)
+            doc_query_number(doc, "budget_us", FIELD_TIME_US, q->budget_us);
+    }
+    char a[32], b[32], c[32], d[32];
+    human_bytes(a, sizeof a, (double)r->kv_bytes_per_token);
+    doc_text(doc, "%s, %s KV cache: %llu bytes (%s) per token (%s%s)", q->model->name,
+             collcalc_dtype_name(q->dtype), (unsigned long long)r->kv_bytes_per_token, a,
+             collcalc_attention_name(q->model->attention),
+             q->model->sliding_window_layers > 0 ? ", sliding-window layers capped" : "");
+    human_bytes(a, sizeof a, (double)r->kv_bytes_total);
+    human_bytes(b, sizeof b, (double)r->kv_bytes_per_shard);
+    human_bytes(c, sizeof c, (double)r->kv_bytes_transferred);
+    doc_text(doc, "%llu tokens: %llu bytes (%s) unique; %s per shard on TP %d x PP %d; %s shipped%s",
+             (unsigned long long)q->tokens, (unsigned long long)r->kv_bytes_total, a, b, q->tp, q->pp,
+             c, r->replication > 1 ? (q->dedup ? " (replicas deduplicated)" : " (replicas included)")
+                                   : "");
+    record_set *set = doc_records(doc, &KV_SCHEMA);
+    records_machine_only(set);
+    record_begin(set);
+    record_int(set, "kv_bytes_per_token", (long long)r->kv_bytes_per_token);
+    record_int(set, "kv_bytes_total", (long long)r->kv_bytes_total);
+    record_int(set, "kv_bytes_per_shard", (long long)r->kv_bytes_per_shard);
+    record_int(set, "kv_bytes_transferred", (long long)r->kv_bytes_transferred);
+    record_int(set, "replication", r->replication);
+    record_int(set, "kv_heads_per_shard", r->kv_heads_per_shard);
+    record_int(set, "window_layers", r->window_layers);
+    if (q->with_transfer) {
+        record_int(set, "senders", r->senders);
+        record_int(set, "nics_used", r->nics_used);
+        record_int(set, "bytes_per_nic", (long long)r->bytes_per_nic);
+        record_int(set, "block_bytes", (long long)r->block_bytes);
+        record_int(set, "blocks_per_nic", (long long)r->blocks_per_nic);
+        record_number(set, "line_GBps", r->line_GBps);
+        record_number(set, "rate_per_nic_GBps", r->rate_per_nic_GBps);
+        record_number(set, "bandwidth_us", r->bandwidth_us);
+        record_number(set, "block_overhead_us", r->block_overhead_us);
+        record_number(set, "setup_us", r->setup_us);
+        record_number(set, "transfer_us", r->transfer_us);
+        record_number(set, "effective_GBps", r->effective_GBps);
+        record_text(set, "backend", collcalc_kv_backend_name(q->backend));
+        record_number(set, "backend_efficiency", r->backend_params.efficiency);
+        record_text(set, "backend_source", r->backend_params.source);
+        if (r->has_budget)
+            record_bool(set, "fits_budget", r->fits_budget);
+        human_time_us(a, sizeof a, r->transfer_us);
+        human_bandwidth_GBps(b, sizeof b, r->effective_GBps);
+        human_bytes(c, sizeof c, (double)r->bytes_per_nic);
+        human_bandwidth_GBps(d, sizeof d, r->rate_per_nic_GBps);
+        doc_text(doc, "%s", "");
+        if (q->same_domain)
+            doc_text(doc, "transfer over NVLink (%s): prefill and decode share the NVLink domain, "
+                          "each of the %d prefill GPUs on its own port (%s backend): %s per GPU "
+                          "at %s; %s in all, effective %s", q->intra.name, r->senders,
+                     collcalc_kv_backend_name(q->backend), c, d, a, b);
+        else
+            doc_text(doc, "transfer over %d x %s (%s backend): %s per NIC at %s; %s in all, "
+                          "effective %s",
+                     r->nics_used, q->nic.name, collcalc_kv_backend_name(q->backend), c, d, a, b);
+        if (!q->same_domain) {
+            const collcalc_kv_backend_params *bp = &r->backend_params;
+            doc_text(doc, "  %d sender%s on %d node%s, %d NIC%s each: %s",
+                     r->senders, r->senders == 1 ? "" : "s", r->nodes, r->nodes == 1 ? "" : "s",
+                     r->nics_per_sender, r->nics_per_sender == 1 ? "" : "s",
+                     bp->host_staged ? "through host memory any NIC of the node serves, the "
+                                       "node's CPU caps the total"
+                     : bp->multi_nic ? (q->near_nics > 0 ? "striped over the NICs at PCIe "
+                                                          "distance of the GPU (--topo)"
+                                                        : "striped over the GPU's nearest NICs "
+                                                          "(its rail; --topo tells more)")
+                     : bp->one_nic ? "one NIC per GPU (UCX picks one device)"
+                                   : "the GPU's own NIC(s), as NCCL binds them");
+        }
+        if (r->receivers != r->senders) {
+            human_bytes(c, sizeof c, (double)r->bytes_per_receiver);
+            human_time_us(d, sizeof d, r->receive_us);
+            doc_text(doc, "  re-sharding TP %d -> TP %d: %d decode GPUs each pull %s, %s on the "
+                          "busiest receiver", q->tp, q->decode_tp, r->receivers, c, d);
+        }
+        if (r->staging_us > 0) {
+            human_time_us(c, sizeof c, r->staging_us);
+            doc_text(doc, "  no GPUDirect RDMA: each GPU's shard crosses %s to host memory first "
+                          "(%s)", q->host.name, c);
+        }
+        human_time_us(a, sizeof a, r->setup_us);
+        human_time_us(b, sizeof b, r->bandwidth_us);
+        human_time_us(c, sizeof c, r->block_overhead_us);
+        doc_text(doc, "  setup %s + max(bandwidth %s, %llu blocks x per-block cost = %s); %s-bound",
+                 a, b, (unsigned long long)r->blocks_per_nic, c,
+                 r->dominant == COLLCALC_DOMINANT_LATENCY ? "per-block cost" : "bandwidth");
+    }
+    if (r->findings.count > 0) {
+        doc_text(doc, "%s", "");
+        findings_add(doc, &r->findings);
+    }
+    return doc;
+}

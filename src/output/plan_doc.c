@@ -1,0 +1,314 @@
+/* plan's documents (plan_doc.h). */
+#include "plan_doc.h"
+
+#include <stdio.h>
+
+#include "findings_doc.h"
+#include "human.h"
+
+static const record_column ITEM_COLUMNS[] = {
+    {"kind", "collective", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"group_size", "group", FIELD_INT, COLUMN_BOTH, NULL},
+    {"nodes", "nodes", FIELD_INT, COLUMN_BOTH, NULL},
+    {"crosses_node", "crosses node", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"link", "link", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"algorithm", "algorithm", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"count_per_layer", "per layer", FIELD_NUMBER, COLUMN_BOTH, NULL},
+    {"count_per_step", "per step", FIELD_INT, COLUMN_BOTH, NULL},
+    {"message_bytes", "message", FIELD_BYTES, COLUMN_BOTH, NULL},
+    {"latency_us_each", "latency", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"bandwidth_us_each", "bandwidth", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"time_us_each", "each", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"total_us", "per step", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"hidden_fraction", "hidden", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"exposed_us", "exposed", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"dominant", "dominant", FIELD_TEXT, COLUMN_BOTH, NULL},
+};
+static const record_schema ITEM_SCHEMA = {"collectives",
+                                          sizeof ITEM_COLUMNS / sizeof ITEM_COLUMNS[0],
+                                          ITEM_COLUMNS};
+
+static const record_column CANDIDATE_COLUMNS[] = {
+    {"rank", "rank", FIELD_INT, COLUMN_BOTH, NULL},
+    {"tp", "TP", FIELD_INT, COLUMN_BOTH, NULL},
+    {"ep", "EP", FIELD_INT, COLUMN_BOTH, NULL},
+    {"pp", "PP", FIELD_INT, COLUMN_BOTH, NULL},
+    {"dp", "DP", FIELD_INT, COLUMN_BOTH, NULL},
+    {"fits", "fits", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"memory_bytes_per_gpu", "memory/GPU", FIELD_BYTES, COLUMN_BOTH, NULL},
+    {"step_us", "step", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"tokens_per_s_per_gpu", "tok/s/GPU", FIELD_NUMBER, COLUMN_BOTH, NULL},
+    {"comm_share", "comm share", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"comm_us", "comm/step", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"exposed_us", "exposed", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"dominant", "dominant", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"errors", "errors", FIELD_INT, COLUMN_BOTH, NULL},
+    {"warnings", "warnings", FIELD_INT, COLUMN_BOTH, NULL},
+    {"violations", "violations", FIELD_TEXT, COLUMN_BOTH, NULL},
+};
+static const record_schema CANDIDATE_SCHEMA = {
+    "plans", sizeof CANDIDATE_COLUMNS / sizeof CANDIDATE_COLUMNS[0], CANDIDATE_COLUMNS};
+
+static void add_items(document *doc, const collcalc_plan_result *r)
+{
+    record_set *set = doc_records(doc, &ITEM_SCHEMA);
+    for (size_t i = 0; i < r->item_count; i++) {
+        const collcalc_plan_item *it = &r->items[i];
+        record_begin(set);
+        record_text(set, "kind", collcalc_comm_kind_name(it->kind));
+        record_int(set, "group_size", it->group_size);
+        record_int(set, "nodes", it->nodes);
+        record_bool(set, "crosses_node", it->crosses_node);
+        record_text(set, "link", it->link);
+        record_text(set, "algorithm", it->algo);
+        record_number(set, "count_per_layer", it->count_per_layer);
+        record_int(set, "count_per_step", it->count_per_step);
+        record_number(set, "message_bytes", (double)it->message_bytes);
+        record_number(set, "latency_us_each", it->latency_us_each);
+        record_number(set, "bandwidth_us_each", it->bandwidth_us_each);
+        record_number(set, "time_us_each", it->time_us_each);
+        record_number(set, "total_us", it->total_us);
+        record_number(set, "hidden_fraction", it->hidden_fraction);
+        record_number(set, "exposed_us", it->exposed_us);
+        record_text(set, "dominant", collcalc_dominant_name(it->dominant));
+        if (it->crosses_node)
+            records_mark(set, record_count(set) - 1, "<- crosses the node boundary");
+    }
+}
+
+/* The memory per GPU, what it is made of, and what fits. */
+static void plan_memory_text(document *doc, const collcalc_plan_query *q,
+                             const collcalc_plan_result *r, const char *gpu_name)
+{
+    const collcalc_model_shape *m = q->model;
+    char total[32], weights[32], kv[32], act[32], buf[32], cap[32], opt[64] = "";
+    human_bytes(total, sizeof total, r->memory_bytes_per_gpu);
+    human_bytes(weights, sizeof weights, r->weight_bytes_per_gpu);
+    human_bytes(kv, sizeof kv, r->kv_bytes_per_gpu);
+    human_bytes(act, sizeof act, r->activation_bytes_per_gpu);
+    human_bytes(buf, sizeof buf, r->buffer_bytes_per_gpu);
+    human_bytes(cap, sizeof cap, r->memory_capacity_bytes);
+    if (r->optimizer_bytes_per_gpu > 0) {
+        char o[32];
+        human_bytes(o, sizeof o, r->optimizer_bytes_per_gpu);
+        snprintf(opt, sizeof opt, ", gradients + Adam %s", o);
+    }
+    const char *wf = q->weight_bytes > 0        ? "given"
+                     : q->weight_format_given   ? collcalc_weight_format_name(q->weight_format)
+                                                : collcalc_weight_format_name(m->weight_format);
+    char experts[48] = "";
+    if (!q->weight_format_given && q->weight_bytes == 0 &&
+        m->expert_weight_format != m->weight_format && collcalc_model_is_moe(m))
+        snprintf(experts, sizeof experts, ", experts %s",
+                 collcalc_weight_format_name(m->expert_weight_format));
+    char context[64] = "";
+    if (r->context > 0)
+        snprintf(context, sizeof context, " at %llu context", (unsigned long long)r->context);
+    doc_text(doc, "memory per GPU %s: weights %s (%s%s%s), KV cache %s (%s%s), activations %s, "
+                  "buffers %s%s", total, weights, wf, experts,
+             q->weight_format_given || q->weight_bytes > 0 ? "" : ", native", kv,
+             collcalc_dtype_name(q->kv_dtype_given ? q->kv_dtype : q->dtype), context, act, buf,
+             opt);
+    if (!r->memory_checked) {
+        if (gpu_name != NULL)
+            doc_text(doc, "memory not checked: the GPU table has no '%s' (give --gpu-memory)",
+                     gpu_name);
+        else
+            doc_text(doc, "%s", "memory not checked: no --platform or --gpu-memory");
+        return;
+    }
+    double memory_GB = q->gpu_memory_GB > 0 ? q->gpu_memory_GB : q->gpu->memory_GB;
+    char from[64];
+    if (q->gpu_memory_GB > 0)
+        snprintf(from, sizeof from, "%.0f GB given", memory_GB);
+    else
+        snprintf(from, sizeof from, "%.0f GB %s", memory_GB, q->gpu->name);
+    doc_text(doc, "%s: %s usable of %s (90 %%)", r->fits ? "fits" : "DOES NOT FIT", cap, from);
+    if (r->max_tokens == 0) {
+        doc_text(doc, "%s", "nothing fits at this context: shard the weights further");
+        return;
+    }
+    char line[160];
+    int n = snprintf(line, sizeof line, "largest that fits: %llu tokens per step",
+                     (unsigned long long)r->max_tokens);
+    if (r->context > 0 && n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, " at %llu context",
+                      (unsigned long long)r->context);
+    if (r->max_context > 0 && n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, "; context %llu at %llu tokens",
+                 (unsigned long long)r->max_context, (unsigned long long)q->tokens);
+    doc_text(doc, "%s", line);
+}
+
+/* The step time from the roofline and the communication. */
+static void plan_step_text(document *doc, const collcalc_plan_query *q,
+                           const collcalc_plan_result *r)
+{
+    if (!r->compute_modeled) {
+        doc_text(doc, "%s", "step time not modeled: no GPU figures (give --platform)");
+        return;
+    }
+    char step[32], compute[32], flops[32], memory[32], bubble[32], comm[32];
+    human_time_us(step, sizeof step, r->step_us);
+    human_time_us(compute, sizeof compute, r->compute_us);
+    human_time_us(flops, sizeof flops, r->compute_flops_us);
+    human_time_us(memory, sizeof memory, r->compute_memory_us);
+    human_time_us(bubble, sizeof bubble, r->bubble_us);
+    human_time_us(comm, sizeof comm, r->exposed_comm_us);
+    double eff = q->compute_efficiency > 0 ? q->compute_efficiency : 1.0;
+    doc_text(doc, "step %s = compute %s (FLOP-bound %s, memory-bound %s; %s at %.0f TFLOP/s, "
+                  "%.0f GB/s, x %.2g) + pipeline bubble %s + exposed communication %s",
+             step, compute, flops, memory, collcalc_gpu_flops_type_name(r->flops_type),
+             collcalc_gpu_tflops(q->gpu, r->flops_type, NULL), q->gpu->memory_GBps, eff, bubble,
+             comm);
+    char latency[32];
+    human_time_us(latency, sizeof latency, r->token_latency_us);
+    doc_text(doc, "%s %s, %.4g tokens/s per GPU, communication %.0f %% of the step",
+             q->workload == COLLCALC_WORKLOAD_DECODE ? "time per output token" : "time per step",
+             latency, r->tokens_per_s_per_gpu, 100.0 * r->comm_share);
+}
+
+document *plan_doc(const char *command, const collcalc_plan_query *q,
+                   const collcalc_plan_result *r, const char *gpu_name)
+{
+    document *doc = doc_new(command);
+    doc_query_text(doc, "model", q->model->name);
+    doc_query_text(doc, "phase", collcalc_workload_name(q->workload));
+    doc_query_int(doc, "tokens", (long long)q->tokens);
+    doc_query_text(doc, "dtype", collcalc_dtype_name(q->dtype));
+    doc_query_int(doc, "tp", q->tp);
+    doc_query_int(doc, "pp", q->pp);
+    doc_query_int(doc, "ep", q->ep);
+    doc_query_int(doc, "dp", q->dp);
+    doc_query_int(doc, "cp", q->cp);
+    doc_query_bool(doc, "sp", q->sp);
+    doc_query_text(doc, "rank_order", r->rank_order);
+    doc_query_int(doc, "gpus", r->gpus);
+    doc_query_int(doc, "gpus_per_node", q->cluster.gpus_per_node);
+    doc_query_int(doc, "nodes", r->nodes);
+    doc_query_text(doc, "intra_link", q->cluster.intra.name);
+    doc_query_text(doc, "inter_link", q->cluster.inter.name);
+    doc_query_number(doc, "overlap", FIELD_NUMBER, q->overlap_tp);
+    doc_query_number(doc, "sm_slowdown", FIELD_NUMBER, q->sm_slowdown);
+    doc_query_number(doc, "comm_us", FIELD_TIME_US, r->comm_us);
+    doc_query_number(doc, "exposed_us", FIELD_TIME_US, r->exposed_us);
+    doc_query_number(doc, "floor_us", FIELD_TIME_US, r->floor_us);
+    doc_query_number(doc, "latency_us", FIELD_TIME_US, r->latency_us);
+    doc_query_number(doc, "bandwidth_us", FIELD_TIME_US, r->bandwidth_us);
+    doc_query_text(doc, "dominant", collcalc_dominant_name(r->dominant));
+    doc_query_text(doc, "cost_model", q->costing.fn != NULL ? "nccl" : "alpha-beta");
+    doc_query_number(doc, "cross_node_fixed_us", FIELD_TIME_US, r->cross_node_fixed_us);
+    collcalc_severity worst = collcalc_findings_worst(&r->findings);
+    doc_query_text(doc, "weight_dtype", q->weight_format_given
+                                            ? collcalc_weight_format_name(q->weight_format)
+                                            : collcalc_weight_format_name(q->model->weight_format));
+    doc_query_text(doc, "kv_dtype", collcalc_dtype_name(q->kv_dtype_given ? q->kv_dtype : q->dtype));
+    doc_query_int(doc, "context", (long long)r->context);
+    doc_query_text(doc, "gpu", q->gpu != NULL ? q->gpu->name : "");
+    doc_query_number(doc, "memory_bytes_per_gpu", FIELD_BYTES, r->memory_bytes_per_gpu);
+    doc_query_number(doc, "weight_bytes_per_gpu", FIELD_BYTES, r->weight_bytes_per_gpu);
+    doc_query_number(doc, "kv_bytes_per_gpu", FIELD_BYTES, r->kv_bytes_per_gpu);
+    doc_query_number(doc, "activation_bytes_per_gpu", FIELD_BYTES, r->activation_bytes_per_gpu);
+    doc_query_number(doc, "buffer_bytes_per_gpu", FIELD_BYTES, r->buffer_bytes_per_gpu);
+    doc_query_number(doc, "memory_capacity_bytes", FIELD_BYTES, r->memory_capacity_bytes);
+    doc_query_bool(doc, "memory_checked", r->memory_checked);
+    doc_query_bool(doc, "fits", r->fits);
+    doc_query_int(doc, "max_tokens", (long long)r->max_tokens);
+    doc_query_int(doc, "max_context", (long long)r->max_context);
+    doc_query_bool(doc, "compute_modeled", r->compute_modeled);
+    doc_query_number(doc, "compute_us", FIELD_TIME_US, r->compute_us);
+    doc_query_number(doc, "step_us", FIELD_TIME_US, r->step_us);
+    doc_query_number(doc, "token_latency_us", FIELD_TIME_US, r->token_latency_us);
+    doc_query_number(doc, "tokens_per_s_per_gpu", FIELD_NUMBER, r->tokens_per_s_per_gpu);
+    doc_query_number(doc, "comm_share", FIELD_NUMBER, r->comm_share);
+    doc_query_text(doc, "verdict", worst == COLLCALC_SEVERITY_ERROR     ? "violation"
+                                   : worst == COLLCALC_SEVERITY_WARNING ? "warning"
+                                                                        : "ok");
+
+    char a[32], b[32], c[32];
+    doc_text(doc, "%s %s, %llu tokens per step, %s: TP %d x CP %d x EP %d x PP %d x DP %d = %d GPUs "
+                  "on %d node%s of %d (rank order %s)",
+             q->model->name, collcalc_workload_name(q->workload), (unsigned long long)q->tokens,
+             collcalc_dtype_name(q->dtype), q->tp, q->cp, q->ep, q->pp, q->dp, r->gpus, r->nodes,
+             r->nodes == 1 ? "" : "s", q->cluster.gpus_per_node, r->rank_order);
+    doc_text(doc, "collectives costed with %s", q->costing.fn != NULL
+                                                   ? "NCCL's tuner on the platform (all-to-all and "
+                                                     "send/recv: its point-to-point model)"
+                                                   : "the alpha-beta model (fastest algorithm NCCL "
+                                                     "runs)");
+    doc_text(doc, "%s", "");
+    add_items(doc, r);
+    human_time_us(a, sizeof a, r->comm_us);
+    human_time_us(b, sizeof b, r->exposed_us);
+    human_time_us(c, sizeof c, r->latency_us);
+    doc_text(doc, "%s", "");
+    doc_text(doc, "communication per step %s, exposed %s (overlap %.0f%%, SM slowdown %.3g); fixed "
+                  "(latency) part %s: %s-bound",
+             a, b, 100.0 * q->overlap_tp, q->sm_slowdown, c,
+             r->dominant == COLLCALC_DOMINANT_LATENCY ? "latency" : "bandwidth");
+    if (r->cross_node_fixed_us > 0) {
+        human_time_us(a, sizeof a, r->cross_node_fixed_us);
+        doc_text(doc, "a group crosses the node boundary: each of its collectives costs at least %s",
+                 a);
+    }
+    plan_memory_text(doc, q, r, gpu_name);
+    plan_step_text(doc, q, r);
+    doc_text(doc, "verdict: %s", worst == COLLCALC_SEVERITY_ERROR     ? "violation"
+                                 : worst == COLLCALC_SEVERITY_WARNING ? "ok, with warnings"
+                                                                      : "ok");
+    doc_text(doc, "%s", "");
+    findings_add(doc, &r->findings);
+    return doc;
+}
+
+document *plan_search_doc(const char *command, const collcalc_plan_query *q,
+                          const collcalc_plan_candidate *found, size_t count, size_t total)
+{
+    document *doc = doc_new(command);
+    doc_query_text(doc, "model", q->model->name);
+    doc_query_text(doc, "phase", collcalc_workload_name(q->workload));
+    doc_query_int(doc, "tokens", (long long)q->tokens);
+    doc_query_int(doc, "gpus", q->cluster.gpus);
+    doc_query_int(doc, "gpus_per_node", q->cluster.gpus_per_node);
+    doc_query_int(doc, "plans_costed", (long long)total);
+    doc_query_text(doc, "goal", collcalc_plan_goal_name(q->goal));
+    doc_query_number(doc, "latency_budget_us", FIELD_TIME_US, q->latency_budget_us);
+    bool compute = q->gpu != NULL;
+    doc_text(doc, "%s %s, %llu tokens per step on %d GPUs (%d per node): %zu factorizations "
+                  "costed, best %zu: plans that fit in memory first, then without an "
+                  "error-level violation%s, then by %s",
+             q->model->name, collcalc_workload_name(q->workload), (unsigned long long)q->tokens,
+             q->cluster.gpus, q->cluster.gpus_per_node, total, count,
+             q->latency_budget_us > 0 ? ", within the latency budget" : "",
+             !compute ? "exposed communication per step (no GPU figures: compute not modeled)"
+             : q->goal == COLLCALC_GOAL_THROUGHPUT ? "tokens/s per GPU"
+                                                   : "step time");
+    doc_text(doc, "%s", "");
+    record_set *set = doc_records(doc, &CANDIDATE_SCHEMA);
+    for (size_t i = 0; i < count; i++) {
+        const collcalc_plan_candidate *c = &found[i];
+        char codes[4 * COLLCALC_FINDING_CODE_MAX + 8] = "";
+        size_t used = 0;
+        for (int k = 0; k < c->code_count && used < sizeof codes; k++)
+            used += (size_t)snprintf(codes + used, sizeof codes - used, "%s%s", k ? " " : "",
+                                     c->codes[k]);
+        record_begin(set);
+        record_int(set, "rank", (long long)i + 1);
+        record_int(set, "tp", c->tp);
+        record_int(set, "ep", c->ep);
+        record_int(set, "pp", c->pp);
+        record_int(set, "dp", c->dp);
+        record_text(set, "fits", !c->memory_checked ? "unchecked" : c->fits ? "yes" : "no");
+        record_number(set, "memory_bytes_per_gpu", c->memory_bytes_per_gpu);
+        record_number(set, "step_us", c->step_us);
+        record_number(set, "tokens_per_s_per_gpu", c->tokens_per_s_per_gpu);
+        record_number(set, "comm_share", c->comm_share);
+        record_number(set, "comm_us", c->comm_us);
+        record_number(set, "exposed_us", c->exposed_us);
+        record_text(set, "dominant", collcalc_dominant_name(c->dominant));
+        record_int(set, "errors", c->errors);
+        record_int(set, "warnings", c->warnings);
+        record_text(set, "violations", codes);
+    }
+    return doc;
+}
