@@ -79,7 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * >= 0x80 (then batch_check_text passes it). */
     rewind(in);
     batch_reader reader;
-    if (!batch_reader_init(&reader, batch_file_read, &(batch_file){in, false}))
+    batch_file source = {in, false}; /* lives as long as the reader (not a literal in the if) */
+    if (!batch_reader_init(&reader, batch_file_read, &source))
         abort();
     for (;;) {
         char *text;
