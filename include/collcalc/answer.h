@@ -132,7 +132,8 @@ typedef struct {
     const char *nccl_proto;    /* NCCL_PROTO syntax; NULL: all */
 } collcalc_request;
 
-#define COLLCALC_REQUEST_INIT {COLLCALC_REQUEST_VERSION}
+#define COLLCALC_REQUEST_INIT \
+    {.version = COLLCALC_REQUEST_VERSION, .cluster = COLLCALC_CLUSTER_SPEC_INIT}
 
 /* *request = COLLCALC_REQUEST_INIT. NULL-safe. */
 void collcalc_request_init(collcalc_request *request);

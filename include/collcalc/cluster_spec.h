@@ -35,8 +35,11 @@ typedef enum {
 #define COLLCALC_SPEC_NICS_PER_GPU_MAX 16L
 
 /* What the user said, each field "not given" after collcalc_cluster_spec_init
- * (0, "", false or UNSET). A plain value: copy it freely; no pointers. */
+ * or COLLCALC_CLUSTER_SPEC_INIT (0, "", false or UNSET). A plain value: copy
+ * it freely; no pointers. */
+#define COLLCALC_CLUSTER_SPEC_VERSION 1
 typedef struct {
+    unsigned version;   /* COLLCALC_CLUSTER_SPEC_VERSION: the layout the caller was built with */
     long gpus;          /* --gpus P; 0 = not given */
     long gpus_per_node; /* --gpus-per-node G (NVLink domain size); 0 = not given */
     long nodes;         /* --nodes N; 0 = not given */
@@ -57,7 +60,10 @@ typedef struct {
     double tree_efficiency;   /* --tree-efficiency; 0 = not given (the model's default) */
 } collcalc_cluster_spec;
 
-/* Every field "not given". NULL-safe. */
+/* Every field "not given" (UNSET and COLLCALC_BW_PER_DIRECTION are 0). */
+#define COLLCALC_CLUSTER_SPEC_INIT {.version = COLLCALC_CLUSTER_SPEC_VERSION}
+
+/* *spec = COLLCALC_CLUSTER_SPEC_INIT. NULL-safe. */
 void collcalc_cluster_spec_init(collcalc_cluster_spec *spec);
 
 /* Applies one option by its long name without the dashes, as the command
@@ -159,13 +165,19 @@ collcalc_status collcalc_fabric_check(const collcalc_link *intra, bool nvls, boo
 #define COLLCALC_PLACEMENT_TEXT_MAX 512
 
 /* One `compare --placement` value. */
+#define COLLCALC_PLACEMENT_VERSION 1
 typedef struct {
+    unsigned version; /* COLLCALC_PLACEMENT_VERSION */
     char label[COLLCALC_PLACEMENT_LABEL_MAX]; /* label=TEXT, else the text itself (cut) */
     bool label_given;
     collcalc_cluster_spec spec; /* only the keys the placement gave */
 } collcalc_placement;
 
-/* An empty placement (no label, an all-"not given" spec). NULL-safe. */
+/* An empty placement (no label, an all-"not given" spec). */
+#define COLLCALC_PLACEMENT_INIT \
+    {.version = COLLCALC_PLACEMENT_VERSION, .spec = COLLCALC_CLUSTER_SPEC_INIT}
+
+/* *placement = COLLCALC_PLACEMENT_INIT. NULL-safe. */
 void collcalc_placement_init(collcalc_placement *placement);
 
 /* Parses "label=TEXT,platform=NAME,KEY=VALUE,FLAG,...": comma-separated

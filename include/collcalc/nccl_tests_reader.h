@@ -95,10 +95,12 @@ typedef struct {
     collcalc_nccl_tests_row_checks in_place;
 } collcalc_nccl_tests_read_row;
 
-/* What the caller knows; fill with collcalc_nccl_tests_reader_options_init.
- * A value given here overrides what the file says (a warning says so when
- * the file disagrees). */
+/* What the caller knows; fill with collcalc_nccl_tests_reader_options_init
+ * or COLLCALC_NCCL_TESTS_READER_OPTIONS_INIT. A value given here overrides
+ * what the file says (a warning says so when the file disagrees). */
+#define COLLCALC_NCCL_TESTS_READER_OPTIONS_VERSION 1
 typedef struct {
+    unsigned version;      /* COLLCALC_NCCL_TESTS_READER_OPTIONS_VERSION */
     bool has_op;           /* op is set (e.g. from --op) */
     collcalc_op op;
     int ranks;             /* total ranks; 0 = not known */
@@ -108,6 +110,9 @@ typedef struct {
 } collcalc_nccl_tests_reader_options;
 
 /* Nothing known: has_op false, ranks 0, max_rows 0 (the default cap). */
+#define COLLCALC_NCCL_TESTS_READER_OPTIONS_INIT                                                 \
+    {.version = COLLCALC_NCCL_TESTS_READER_OPTIONS_VERSION, .op = COLLCALC_OP_ALLREDUCE}
+/* *options = COLLCALC_NCCL_TESTS_READER_OPTIONS_INIT. */
 void collcalc_nccl_tests_reader_options_init(collcalc_nccl_tests_reader_options *options);
 
 /* Everything read and inferred. Filled by collcalc_nccl_tests_reader_finish;

@@ -104,8 +104,11 @@ typedef struct {
 } collcalc_topo_island;
 
 /* What the caller may say about the machine. Fill with
- * collcalc_topo_options_init, then set fields. */
+ * collcalc_topo_options_init (or COLLCALC_TOPO_OPTIONS_INIT), then set
+ * fields. */
+#define COLLCALC_TOPO_OPTIONS_VERSION 1
 typedef struct {
+    unsigned version; /* COLLCALC_TOPO_OPTIONS_VERSION */
     /* GPU model or architecture: "sm60" "sm70" "sm80" "sm89" "sm90" "sm100",
      * "p100" "v100" "a100" "l40s" "h100" "h200" "h800" "h20" "b200" "gb200",
      * AMD's "gfx942" "mi300x" "mi308x" "mi325x" "gfx950" "mi350x" "mi355x",
@@ -159,6 +162,7 @@ typedef struct {
 } collcalc_topo;
 
 /* Default options: generation inferred. */
+#define COLLCALC_TOPO_OPTIONS_INIT {.version = COLLCALC_TOPO_OPTIONS_VERSION, .first_line = 1}
 void collcalc_topo_options_init(collcalc_topo_options *options);
 
 /* The generation --gpu names ("sm90", "h100", "unknown", ...): COLLCALC_ERR_INVALID

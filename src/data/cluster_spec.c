@@ -22,6 +22,7 @@ void collcalc_cluster_spec_init(collcalc_cluster_spec *spec)
     if (spec == NULL)
         return;
     memset(spec, 0, sizeof *spec);
+    spec->version = COLLCALC_CLUSTER_SPEC_VERSION;
     spec->basis = COLLCALC_BW_PER_DIRECTION;
     spec->nvls = COLLCALC_SETTING_UNSET;
     spec->sharp = COLLCALC_SETTING_UNSET;
@@ -694,6 +695,7 @@ void collcalc_placement_init(collcalc_placement *placement)
     if (placement == NULL)
         return;
     memset(placement, 0, sizeof *placement);
+    placement->version = COLLCALC_PLACEMENT_VERSION;
     collcalc_cluster_spec_init(&placement->spec);
 }
 

@@ -178,6 +178,7 @@ const char *collcalc_nccl_tests_check_name(collcalc_nccl_tests_check check)
 void collcalc_nccl_tests_reader_options_init(collcalc_nccl_tests_reader_options *options)
 {
     memset(options, 0, sizeof *options);
+    options->version = COLLCALC_NCCL_TESTS_READER_OPTIONS_VERSION;
     options->op = COLLCALC_OP_ALLREDUCE;
 }
 

@@ -60,6 +60,7 @@ enum { ROCM_NONE = 0, ROCM_WEIGHT, ROCM_HOPS, ROCM_LINK, ROCM_NUMA, ROCM_OTHER }
 
 void collcalc_topo_options_init(collcalc_topo_options *options)
 {
+    options->version = COLLCALC_TOPO_OPTIONS_VERSION;
     options->gpu = NULL;
     options->first_line = 1;
 }
