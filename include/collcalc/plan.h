@@ -206,6 +206,15 @@ typedef struct {
 /* KV bytes and (with_transfer) the transfer time. COLLCALC_ERR_INVALID for
  * a missing model, tokens 0 or above COLLCALC_TOKENS_MAX, degrees < 1, tp
  * above the query heads, bad link figures; diag names the field. */
+/* Where the KV goes, from a path word (NULL or "auto", "nvlink", "network")
+ * and the cluster the query's nic, intra and gpus_per_node came from
+ * (`single`: one homogeneous link, no NVLink domain): auto takes NVLink when
+ * prefill (tp x pp) and decode (decode_tp x pp) fit one multi-node NVLink
+ * domain (more than 8 GPUs, a rack such as GB200 NVL72); nvlink refuses
+ * GPUs that do not fit. Sets query->same_domain. */
+collcalc_status collcalc_kv_choose_path(collcalc_kv_query *query, const char *path, bool single,
+                                        collcalc_diag *diag);
+
 collcalc_status collcalc_kv_evaluate(const collcalc_kv_query *query, collcalc_kv_result *out_result,
                                      collcalc_diag *diag);
 

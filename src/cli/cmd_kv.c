@@ -112,22 +112,10 @@ static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model
     q->nics_per_node = single ? 1 : cluster.nics_per_node;
     q->nics_per_gpu = single ? 1 : cluster.nics_per_gpu;
     q->intra = cluster.intra;
-    const char *path = arg_value(&ctx->args, OPT_KV_PATH);
-    if (path != NULL && strcmp(path, "auto") != 0 && strcmp(path, "nvlink") != 0 &&
-        strcmp(path, "network") != 0)
-        return cli_usage_error(ctx, "--kv-path", "unknown path '%.40s' (auto, nvlink or network)",
-                               path);
-    long both = (long)q->tp * q->pp + (long)(q->decode_tp > 0 ? q->decode_tp : q->tp) * q->pp;
-    if (path != NULL && strcmp(path, "nvlink") == 0) {
-        if (single || both > cluster.gpus_per_node)
-            return cli_usage_error(ctx, "--kv-path",
-                                   "nvlink: prefill and decode (%ld GPUs) do not fit one NVLink "
-                                   "domain of %d", both, single ? 1 : cluster.gpus_per_node);
-        q->same_domain = true;
-    } else if (path == NULL || strcmp(path, "auto") == 0) {
-        /* A multi-node NVLink domain (a rack) is meant to hold both. */
-        q->same_domain = !single && cluster.gpus_per_node > 8 && both <= cluster.gpus_per_node;
-    }
+    collcalc_diag path_diag;
+    if (collcalc_kv_choose_path(q, arg_value(&ctx->args, OPT_KV_PATH), single, &path_diag) !=
+        COLLCALC_OK)
+        return cli_usage_error(ctx, "--kv-path", "%s", path_diag.message);
     if (arg_given(&ctx->args, OPT_NO_GDR)) {
         q->no_gdr = true;
         code = kv_host_link(ctx, q);

@@ -323,3 +323,30 @@ collcalc_status collcalc_kv_evaluate(const collcalc_kv_query *query, collcalc_kv
     collcalc_findings_sort(&r->findings);
     return COLLCALC_OK;
 }
+
+collcalc_status collcalc_kv_choose_path(collcalc_kv_query *query, const char *path, bool single,
+                                        collcalc_diag *diag)
+{
+    if (query == NULL)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "no KV query");
+    collcalc_kv_query *q = query;
+    if (path != NULL && strcmp(path, "auto") != 0 && strcmp(path, "nvlink") != 0 &&
+        strcmp(path, "network") != 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "unknown path '%.40s' (auto, nvlink or network)", path);
+    long decode_tp = q->decode_tp > 0 ? q->decode_tp : q->tp;
+    long both = (long)q->tp * q->pp + decode_tp * q->pp;
+    int domain = single ? 1 : q->gpus_per_node;
+    q->same_domain = false;
+    if (path != NULL && strcmp(path, "nvlink") == 0) {
+        if (single || both > domain)
+            return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                      "nvlink: prefill and decode (%ld GPUs) do not fit one "
+                                      "NVLink domain of %d", both, domain);
+        q->same_domain = true;
+    } else if (path == NULL || strcmp(path, "auto") == 0) {
+        /* A multi-node NVLink domain (a rack) is meant to hold both. */
+        q->same_domain = !single && domain > 8 && both <= domain;
+    }
+    return COLLCALC_OK;
+}

@@ -223,6 +223,34 @@ static void test_vllm_h800_published(void **state)
     assert_true(err[4] < 0.30);
 }
 
+/* The path choice: auto takes NVLink only in a domain of more than 8 GPUs
+ * that holds prefill and decode; nvlink refuses what does not fit. */
+static void test_choose_path(void **state)
+{
+    (void)state;
+    collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_NCCL, 72, 50);
+    collcalc_diag diag = {{0}};
+    q.gpus_per_node = 72;
+    q.tp = 4;
+    assert_int_equal(collcalc_kv_choose_path(&q, NULL, false, &diag), COLLCALC_OK);
+    assert_true(q.same_domain);
+    q.tp = 37; /* 37 + 37 > 72 */
+    assert_int_equal(collcalc_kv_choose_path(&q, "auto", false, &diag), COLLCALC_OK);
+    assert_false(q.same_domain);
+    assert_int_equal(collcalc_kv_choose_path(&q, "nvlink", false, &diag), COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "74 GPUs"));
+    q.tp = 4;
+    q.gpus_per_node = 8; /* an HGX node: auto stays on the network */
+    assert_int_equal(collcalc_kv_choose_path(&q, NULL, false, &diag), COLLCALC_OK);
+    assert_false(q.same_domain);
+    assert_int_equal(collcalc_kv_choose_path(&q, "nvlink", false, &diag), COLLCALC_OK);
+    assert_true(q.same_domain);
+    assert_int_equal(collcalc_kv_choose_path(&q, "network", false, &diag), COLLCALC_OK);
+    assert_false(q.same_domain);
+    assert_int_equal(collcalc_kv_choose_path(&q, "nvlink", true, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_kv_choose_path(&q, "pcie", false, &diag), COLLCALC_ERR_INVALID);
+}
+
 static void test_block_ramp(void **state)
 {
     (void)state;
@@ -411,7 +439,7 @@ int main(void)
         cmocka_unit_test(test_sliding_window),   cmocka_unit_test(test_mooncake_published),
         cmocka_unit_test(test_block_ramp),       cmocka_unit_test(test_budget),
         cmocka_unit_test(test_paths), cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_vllm_h800_published),
+        cmocka_unit_test(test_vllm_h800_published), cmocka_unit_test(test_choose_path),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
