@@ -313,6 +313,9 @@ typedef struct {
     double nic_GBps; /* one NIC's speed, Gb/s / 8 */
     collcalc_nccl_transport transport;
     collcalc_nccl_launch launch;
+    /* 0 < x <= 1: the share of the node's GPUs (and so of its NICs) the
+     * job drives, which scales the fabric's loss; 0 = the whole node */
+    double fabric_load;
 } collcalc_nccl_hardware;
 
 void collcalc_nccl_hardware_init(collcalc_nccl_hardware *hardware);

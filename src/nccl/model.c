@@ -55,7 +55,8 @@
 /* Transports whose small-message cost NCCL's NET latencies (calibrated on
  * InfiniBand) underestimate: extra microseconds per network step of the
  * algorithm. The GPUDirect-TCPXO all-gather on 2 GCP A3 Mega nodes floors at
- * 85 us where NCCL's Ring LL says 23 us for its one network step (+62); the
+ * 85 us where NCCL's Ring Simple (the only protocol Google's TCPXO profile
+ * runs, availability() above) says 70 us for its one network step (+15); the
  * EFA all-reduce on 2 p4de nodes floors at 161 us where NCCL's Tree LL says
  * 25 us for its 2 network steps (+68 each). TCPX (the older, host-staged
  * GPUDirect-TCPX) is given the EFA figure. RoCE: two DGX Spark (GB10)
@@ -72,7 +73,7 @@ static const double fix_transport_step_us[COLLCALC_NCCL_NUM_TRANSPORTS] = {
     9.0,  /* roce */
     68.0, /* efa */
     68.0, /* tcpx */
-    62.0, /* tcpxo */
+    15.0, /* tcpxo */
     0.0   /* socket */
 };
 
@@ -326,6 +327,21 @@ static collcalc_nccl_unavailable availability(const ctx_t *c, collcalc_nccl_algo
             return COLLCALC_NCCL_NO_HARDWARE;
         break;
     default: break;
+    }
+    /* What the GCP plugins run. GPUDirect-TCPX: Ring and Simple only, no
+     * NVLS (apple/axlearn axlearn/cloud/gcp/job.py, the A3 TCPX settings:
+     * "TCPX only supports Ring algorithm", "TCPX only supports Simple
+     * protocol", "TCPX is not compatible with NVLS"). GPUDirect-TCPXO (A3
+     * Mega): Google's profile sets NCCL_ALGO=Ring,Tree, NCCL_PROTO=Simple
+     * and NCCL_NVLS_ENABLE=0 (the FASTRAK settings of GCP's A3 Mega
+     * nccl-tests and training scripts). Not NCCL's rule, so a correction. */
+    if ((c->fix & COLLCALC_NCCL_FIX_TRANSPORT) && c->nodes > 1) {
+        if (s->transport == COLLCALC_NCCL_NET_TCPX &&
+            (a != COLLCALC_NCCL_RING || pr != COLLCALC_NCCL_SIMPLE))
+            return COLLCALC_NCCL_NO_HARDWARE;
+        if (s->transport == COLLCALC_NCCL_NET_TCPXO &&
+            ((a != COLLCALC_NCCL_RING && a != COLLCALC_NCCL_TREE) || pr != COLLCALC_NCCL_SIMPLE))
+            return COLLCALC_NCCL_NO_HARDWARE;
     }
     if (pr == COLLCALC_NCCL_LL128) {
         bool ok = s->min_sm >= 70 && g->type_intra <= COLLCALC_NCCL_PATH_NVB &&
@@ -764,8 +780,9 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
     bool symmetric = (fix & COLLCALC_NCCL_FIX_SYMMETRIC) && c->k->symmetric_kernels &&
                      s->symmetric && c->nodes == 1;
     if ((fix & COLLCALC_NCCL_FIX_RAMP) && cand->proto == COLLCALC_NCCL_SIMPLE && alg > 0.0 &&
-        !(a == COLLCALC_NCCL_RING && c->nodes > 1) && !shm && !symmetric) {
-        double fill = (double)cand->channels * FIX_RAMP_CHUNK_BYTES;
+        !(a == COLLCALC_NCCL_RING && c->nodes > 1 && c->func == COLLCALC_NCCL_ALLREDUCE) && !shm && !symmetric) {
+        double fill = (double)(cand->channels_run > 0 ? cand->channels_run : cand->channels) *
+                      FIX_RAMP_CHUNK_BYTES;
         band += (fill * bytes / (bytes + fill)) / (1000.0 * alg);
     }
     /* The host floor: the host's stage of the pipeline shows through the

@@ -40,7 +40,12 @@ static const double inter_sm100[] = {96, 86,   80, 48, 45.1, 42, 40,  30,  24,  
  * 0.82), and 8x400G RoCE H100 clusters report ~320 beyond 2 nodes
  * (nccl#1221). collcalc assumes the loss grows with the fabric's depth:
  * 1 - 0.06 log2(N / 2), at least 0.7 (4 nodes 0.94, 8 nodes 0.88, 16 nodes
- * 0.82), unless told (system.fabric_efficiency, or a fit). */
+ * 0.82), unless told (system.fabric_efficiency, or a fit). The loss is
+ * congestion, so it grows with the traffic the nodes offer: a job that
+ * drives g of a node's G GPUs (and their NICs) loads the fabric g / G as
+ * much and loses that share of it ("If you have one GPU per node the
+ * BusBw should be the NIC BW", NVIDIA in nccl-tests#130, whatever the node
+ * count). */
 #define FABRIC_LOSS_PER_DOUBLING 0.06
 #define FABRIC_EFFICIENCY_MIN 0.7
 #define NVLS_PEAK_SHARE_BLACKWELL 1.15
@@ -235,7 +240,8 @@ collcalc_status collcalc_nccl_system_derive(const collcalc_nccl_hardware *hw,
                         hw->gpus_per_node > 2;
     out->fabric_efficiency = 1.0;
     if (hw->nodes > 2) {
-        double eff = 1.0 - FABRIC_LOSS_PER_DOUBLING * log2((double)hw->nodes / 2.0);
+        double load = hw->fabric_load > 0.0 && hw->fabric_load < 1.0 ? hw->fabric_load : 1.0;
+        double eff = 1.0 - FABRIC_LOSS_PER_DOUBLING * log2((double)hw->nodes / 2.0) * load;
         out->fabric_efficiency = eff < FABRIC_EFFICIENCY_MIN ? FABRIC_EFFICIENCY_MIN : eff;
     }
 
@@ -422,6 +428,7 @@ collcalc_status collcalc_nccl_hardware_from_platform(const collcalc_platform *pl
     out->nics_per_node = platform->nics_per_node;
     /* A partial node drives its share of the NICs (at least one). */
     if (out->gpus_per_node < platform->gpus_per_node) {
+        out->fabric_load = (double)out->gpus_per_node / (double)platform->gpus_per_node;
         long long share =
             (long long)platform->nics_per_node * out->gpus_per_node / platform->gpus_per_node;
         out->nics_per_node = share < 1 ? 1 : (int)share;

@@ -199,7 +199,7 @@ $ collcalc compare allgather --platform hgx-h100 --nodes 2 --size 1GB --format c
 size_bytes,model,algorithm,protocol,channels,selected,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,nccl_time_us,available,why
 1000000000,nccl,Ring,LL,8,false,23.3,24038.46153846154,24061.76153846154,41.55971699750865,38.96223468516436,24061.76153846154,true,24.1 ms > 2.51 ms in NCCL's model
 1000000000,nccl,Ring,LL128,8,false,44.599999999999994,3193.119891008174,3237.719891008174,308.8593311537571,289.5556229566473,3237.719891008174,true,3.24 ms > 2.51 ms in NCCL's model
-1000000000,nccl,Ring,Simple,8,true,70,2441.40625,2511.40625,398.18328874510047,373.2968331985317,2511.40625,true,NCCL's tuner picks it (least time in its model)
+1000000000,nccl,Ring,Simple,8,true,70,2481.6903942111935,2551.6903942111935,391.8970742957752,367.40350715228925,2511.40625,true,NCCL's tuner picks it (least time in its model)
 $ collcalc compare allreduce --platform hgx-h100 --layers 80
 [stderr] collcalc compare: --layers: totals are for the alpha-beta comparison (--cost-model alpha-beta); NCCL's tuner view compares one call (see 'collcalc compare --help')
 [exit 2]

@@ -396,12 +396,25 @@ static void test_transport_and_symmetric(void **state)
                      COLLCALC_NCCL_NO_HARDWARE);
     assert_int_equal(cand(&b, COLLCALC_NCCL_TREE, COLLCALC_NCCL_LL128)->unavailable,
                      COLLCALC_NCCL_OK);
-    /* Ring AllGather over TCPXO: one network step, 62 us more. */
+    /* Ring AllGather over TCPXO: Google's profile runs Ring and Tree with
+     * Simple only (NCCL's own rule keeps LL); one network step, 15 us more. */
     s.transport = COLLCALC_NCCL_NET_TCPXO;
     a = predict(&s, &all, COLLCALC_NCCL_ALLGATHER, 256);
     b = predict(&s, &none, COLLCALC_NCCL_ALLGATHER, 256);
-    assert_near(cand(&a, COLLCALC_NCCL_RING, COLLCALC_NCCL_LL)->latency_pred_us,
-                cand(&b, COLLCALC_NCCL_RING, COLLCALC_NCCL_LL)->latency_us + 62.0, 1e-9);
+    assert_int_equal(cand(&a, COLLCALC_NCCL_RING, COLLCALC_NCCL_LL)->unavailable,
+                     COLLCALC_NCCL_NO_HARDWARE);
+    assert_int_equal(cand(&b, COLLCALC_NCCL_RING, COLLCALC_NCCL_LL)->unavailable,
+                     COLLCALC_NCCL_OK);
+    assert_int_equal(collcalc_nccl_selected(&a)->proto, COLLCALC_NCCL_SIMPLE);
+    assert_near(cand(&a, COLLCALC_NCCL_RING, COLLCALC_NCCL_SIMPLE)->latency_pred_us,
+                cand(&b, COLLCALC_NCCL_RING, COLLCALC_NCCL_SIMPLE)->latency_us + 15.0, 1e-9);
+    /* TCPX: Ring and Simple alone (no Tree, no NVLS). */
+    s.transport = COLLCALC_NCCL_NET_TCPX;
+    a = predict(&s, &all, COLLCALC_NCCL_ALLREDUCE, 1u << 30);
+    assert_int_equal(collcalc_nccl_selected(&a)->algo, COLLCALC_NCCL_RING);
+    assert_int_equal(collcalc_nccl_selected(&a)->proto, COLLCALC_NCCL_SIMPLE);
+    assert_int_equal(cand(&a, COLLCALC_NCCL_TREE, COLLCALC_NCCL_SIMPLE)->unavailable,
+                     COLLCALC_NCCL_NO_HARDWARE);
 
     /* Symmetric kernels + CUDA graph on one Blackwell node (NCCL 2.27): the
      * ~3 us floor; not with 2.25 (no symmetric kernels) or without -R 2. */
