@@ -28,7 +28,7 @@ extern "C" {
 #define COLLCALC_NCCL_VARS_MAX 24
 #define COLLCALC_NCCL_GRAPHS_MAX 8
 #define COLLCALC_NCCL_WARNS_MAX 8
-#define COLLCALC_NCCL_CHOICES_MAX 16
+#define COLLCALC_NCCL_CHOICES_MAX 64 /* distinct (op, size) choices kept; repeats not */
 
 /* How one hop of a ring or tree is carried ("via ..." in a Channel line). */
 typedef enum {

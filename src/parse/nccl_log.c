@@ -747,19 +747,26 @@ static int take_choice(log_line *l)
     if (arrow == NULL || colon == NULL || colon > arrow)
         return 0;
     collcalc_nccl_log *log = l->log;
+    char op[sizeof log->choices[0].op];
+    text_copy_n(op, sizeof op, m, (size_t)(colon - m));
+    const char *digits = colon + 1;
+    while (*digits == ' ')
+        digits++;
+    long bytes = 0;
+    if (!text_read_digits(&digits, &bytes))
+        bytes = 0;
+    /* Every call prints its choice: a size seen before is not kept again. */
+    for (int i = 0; i < log->choice_count; i++)
+        if (log->choices[i].bytes == bytes && strcmp(log->choices[i].op, op) == 0)
+            return 1;
     if (log->choice_count >= COLLCALC_NCCL_CHOICES_MAX) {
         log->choices_dropped++;
         return 1;
     }
     collcalc_nccl_choice *choice = &log->choices[log->choice_count++];
     memset(choice, 0, sizeof *choice);
-    text_copy_n(choice->op, sizeof choice->op, m, (size_t)(colon - m));
-    const char *digits = colon + 1;
-    while (*digits == ' ')
-        digits++;
-    long bytes = 0;
-    if (text_read_digits(&digits, &bytes))
-        choice->bytes = bytes;
+    text_copy(choice->op, sizeof choice->op, op);
+    choice->bytes = bytes;
     choice->algorithm = choice->protocol = -1;
     choice->channel_lo = choice->channel_hi = -1;
     const char *a = arrow + 15;

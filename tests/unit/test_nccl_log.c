@@ -353,8 +353,9 @@ static void test_tuning_2_29(void **state)
 {
     (void)state;
     read_corpus("nccl_debug_tuning_algo_proto_table_rtx5090_socket_2rank_nccl2.29.7_ncclebpf.txt");
-    assert_int_equal(log_state.choice_count, COLLCALC_NCCL_CHOICES_MAX);
-    assert_int_equal(log_state.choice_count + log_state.choices_dropped, 23);
+    assert_int_equal(log_state.choice_count, 23); /* every size kept (was cut at 16) */
+    assert_int_equal(log_state.choices_dropped, 0);
+    assert_int_equal(log_state.choices[22].bytes, 67108864);
     assert_string_equal(log_state.choices[0].op, "AllGather");
     assert_string_equal(log_state.choices[0].algorithm_name, "Ring");
     assert_string_equal(log_state.choices[0].protocol_name, "LL");
@@ -373,7 +374,8 @@ static void test_tuning_2_29(void **state)
     assert_close(cell->latency_us, 11.6, 0.0);
     assert_close(cell->bw_GBps, 2.4, 0.0);
     const char *m = need("nccl-tuning")->message;
-    assert_contains(m, "AllGather 16 B..16 KiB Ring/LL; AllGather 32 KiB PAT/Simple");
+    assert_contains(m, "AllGather 16 B..16 KiB Ring/LL; AllGather 32 KiB PAT/Simple; AllGather "
+                       "64 KiB..64 MiB Ring/Simple");
     assert_null(strstr(m, "algo 0 proto 0"));
     assert_contains(need("nccl-tuning-table")->message, "AllGather Ring/LL 11.6 us 2.4 GB/s");
 }
