@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "collcalc/findings.h"
+#include "collcalc/nccl_model.h"
 #include "collcalc/status.h"
 
 #ifdef __cplusplus
@@ -247,6 +248,59 @@ const char *collcalc_nccl_hop_kind_name(collcalc_nccl_hop_kind kind);
 
 /* The value of an echoed NCCL_* variable, or NULL when the log did not show it. */
 const char *collcalc_nccl_log_var(const collcalc_nccl_log *log, const char *name);
+
+/* ------------------------------------------------------------------ */
+/* NCCL's own tuning beside collcalc's model of the same system. */
+
+/* One cell of NCCL's TUNING table beside the model's figures for the same
+ * collective, algorithm and protocol (the model costed at 1 GiB, where its
+ * size-dependent corrections are settled; its latency and algorithm
+ * bandwidth are the ones NCCL's table prints: doc/MODEL.md). */
+typedef struct {
+    char op[24], algorithm[16], protocol[16]; /* as NCCL printed them */
+    double nccl_latency_us, nccl_bw_GBps;     /* 0.0/0.0: NCCL cannot run it */
+    bool known;        /* op, algorithm and protocol are ones the model has */
+    bool model_runs;   /* the model can run it on this system */
+    double model_latency_us, model_bw_GBps;
+    bool differs;      /* one runs and the other not, or latency or bandwidth apart by
+                          more than COLLCALC_NCCL_TUNING_APART */
+    long line;
+} collcalc_nccl_tuning_pair;
+
+/* One per-size choice NCCL printed beside the model's choice at that size. */
+typedef struct {
+    char op[24];
+    long long bytes;
+    char nccl_choice[40];  /* "Ring/LL" */
+    char model_choice[40]; /* "Ring/LL", "" when the op is not one the model costs */
+    bool known;
+    bool same;
+    long line;
+} collcalc_nccl_choice_pair;
+
+/* Apart: a ratio of model to NCCL outside [1/1.25, 1.25]. */
+#define COLLCALC_NCCL_TUNING_APART 1.25
+
+typedef struct {
+    int cell_count;
+    int cells_differ;
+    collcalc_nccl_tuning_pair cells[COLLCALC_NCCL_TUNING_CELLS_MAX];
+    int choice_count;
+    int choices_differ;
+    collcalc_nccl_choice_pair choices[COLLCALC_NCCL_CHOICES_MAX];
+} collcalc_nccl_tuning_comparison;
+
+/* Sets the TUNING table and per-size choices the log holds beside
+ * collcalc's NCCL model of system (collcalc_nccl_predict), and adds one
+ * finding ("nccl-tuning-vs-model": where they differ, or that they agree)
+ * to findings when it is not NULL. out is caller-owned (about 20 kB).
+ * COLLCALC_ERR_INVALID when the model refuses the system. */
+collcalc_status collcalc_nccl_log_compare_tuning(const collcalc_nccl_log *log,
+                                                 const collcalc_nccl_system *system,
+                                                 const collcalc_nccl_constants *constants,
+                                                 const collcalc_nccl_options *options,
+                                                 collcalc_nccl_tuning_comparison *out,
+                                                 collcalc_findings *findings, collcalc_diag *diag);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

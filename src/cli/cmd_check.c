@@ -18,6 +18,7 @@
 typedef struct {
     cli_context *ctx;
     nccl_setup setup; /* the model of the run being judged */
+    collcalc_nccl_tests_run run; /* a run given its rank count by --gpus */
 } check_state;
 
 /* Which cluster the run was on: the options, else the run's own words. */
@@ -55,7 +56,16 @@ static int run_model(void *context, const collcalc_nccl_tests_run *run, bool mod
     cli_context *ctx = state->ctx;
     int nodes = 1, gpus_per_node = 1;
     const collcalc_platform *platform = NULL;
-    int code = find_platform(ctx, run, &platform, &nodes, &gpus_per_node);
+    long given_ranks = 0;
+    int code = cli_count(ctx, OPT_GPUS, 1, 1L << 20, &given_ranks);
+    if (code != 0)
+        return code;
+    if (run->ranks <= 0 && given_ranks > 0) { /* an NCCL log that does not say its ranks */
+        state->run = *run;
+        state->run.ranks = (int)given_ranks;
+        run = &state->run;
+    }
+    code = find_platform(ctx, run, &platform, &nodes, &gpus_per_node);
     if (code != 0)
         return code;
     memset(out, 0, sizeof *out);

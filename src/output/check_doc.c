@@ -335,21 +335,144 @@ static const char *op_text(const collcalc_nccl_tests_run *run)
 }
 
 /* What the NCCL log lines of the paste say, after the runs. */
-static void add_log(document *doc, const collcalc_paste_result *paste)
+static const record_column TUNING_COLUMNS[] = {
+    {"kind", "kind", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"op", "op", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
+    {"size_bytes", "size", FIELD_BYTES_IEC, COLUMN_BOTH, NULL},
+    {"nccl", "NCCL", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
+    {"model", "collcalc", FIELD_TEXT, COLUMN_BOTH | COLUMN_LEFT, NULL},
+    {"nccl_latency_us", "NCCL latency", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"nccl_bw_GBps", "NCCL bw", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"model_latency_us", "model latency", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"model_bw_GBps", "model bw", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"differs", "differs", FIELD_BOOL, COLUMN_BOTH, NULL},
+    {"line", "line", FIELD_INT, COLUMN_BOTH, NULL},
+};
+static const record_schema TUNING_SCHEMA = {"nccl_tuning",
+                                            sizeof TUNING_COLUMNS / sizeof TUNING_COLUMNS[0],
+                                            TUNING_COLUMNS};
+
+/* The comparison as rows: each choice, then each table cell. */
+static void tuning_records(document *doc, const collcalc_nccl_tuning_comparison *cmp)
+{
+    record_set *set = doc_records(doc, &TUNING_SCHEMA);
+    for (int i = 0; i < cmp->choice_count; i++) {
+        const collcalc_nccl_choice_pair *p = &cmp->choices[i];
+        record_begin(set);
+        record_text(set, "kind", "choice");
+        record_text(set, "op", p->op);
+        record_int(set, "size_bytes", p->bytes);
+        record_text(set, "nccl", p->nccl_choice);
+        record_text(set, "model", p->known ? p->model_choice : NULL);
+        if (p->known)
+            record_bool(set, "differs", !p->same);
+        record_int(set, "line", p->line);
+    }
+    for (int i = 0; i < cmp->cell_count; i++) {
+        const collcalc_nccl_tuning_pair *p = &cmp->cells[i];
+        record_begin(set);
+        record_text(set, "kind", "table");
+        record_text(set, "op", p->op);
+        record_textf(set, "nccl", "%s/%s %.1f us %.1f GB/s", p->algorithm, p->protocol,
+                     p->nccl_latency_us, p->nccl_bw_GBps);
+        record_number(set, "nccl_latency_us", p->nccl_latency_us);
+        record_number(set, "nccl_bw_GBps", p->nccl_bw_GBps);
+        if (p->known && p->model_runs) {
+            record_textf(set, "model", "%.1f us %.1f GB/s", p->model_latency_us, p->model_bw_GBps);
+            record_number(set, "model_latency_us", p->model_latency_us);
+            record_number(set, "model_bw_GBps", p->model_bw_GBps);
+        } else if (p->known) {
+            record_text(set, "model", "cannot run");
+        }
+        if (p->known)
+            record_bool(set, "differs", p->differs);
+        record_int(set, "line", p->line);
+    }
+}
+
+/* NCCL's TUNING lines beside collcalc's model of the system the log ran
+ * on (the cluster from the command, the ranks from the log or the
+ * command): the finding into findings, the rows into doc when known. */
+static int add_tuning(document *doc, const collcalc_paste_result *paste, const check_hooks *hooks,
+                      collcalc_findings *findings, collcalc_diag *diag)
+{
+    const collcalc_nccl_log *log = paste->log;
+    if (log->tuning_cell_count == 0 && log->choice_count == 0)
+        return 0;
+    collcalc_nccl_tests_run *run = calloc(1, sizeof *run);
+    if (run == NULL)
+        return data_error(diag, "out of memory");
+    run->ranks = log->nranks;
+    run->hosts = log->nnodes;
+    run->ranks_per_host = log->local_ranks;
+    run->op = COLLCALC_OP_ALLREDUCE;
+    run->op_source = COLLCALC_NCCL_TESTS_FROM_LOG;
+    if (log->version.line > 0)
+        snprintf(run->nccl_version, sizeof run->nccl_version, "%.*s",
+                 (int)strcspn(log->version.text, " +"), log->version.text);
+    check_model model;
+    memset(&model, 0, sizeof model);
+    int code = hooks->model(hooks->context, run, true, &model);
+    free(run);
+    if (code != 0)
+        return code;
+    if (model.system == NULL) {
+        collcalc_findings_add(findings, COLLCALC_SEVERITY_INFO, "nccl-tuning-vs-model",
+                              "give --platform NAME ('collcalc platforms'), --nodes N and, when "
+                              "the log does not say its ranks, --gpus N",
+                              "NCCL's TUNING lines are not set beside collcalc's model: %s",
+                              model.platform == NULL ? "the cluster is not known (an NCCL log "
+                                                       "does not name the GPU)"
+                                                     : "the log does not say its rank count");
+        return 0;
+    }
+    collcalc_nccl_tuning_comparison *cmp = malloc(sizeof *cmp);
+    if (cmp == NULL)
+        return data_error(diag, "out of memory");
+    collcalc_diag failed;
+    if (collcalc_nccl_log_compare_tuning(log, model.system, model.constants, model.options, cmp,
+                                         findings, &failed) != COLLCALC_OK) {
+        free(cmp);
+        return data_error(diag, "NCCL's tuning beside the model: %s", failed.message);
+    }
+    doc_text(doc, "%s", "");
+    doc_text(doc, "NCCL's TUNING lines beside collcalc's model of %s, %d node%s x %d GPUs (NCCL %s "
+                  "tuner; table cells costed at 1 GiB):",
+             model.platform->name, model.nodes, model.nodes == 1 ? "" : "s", model.gpus_per_node,
+             model.constants->version);
+    tuning_records(doc, cmp);
+    free(cmp);
+    return 0;
+}
+
+/* What the NCCL log lines of the paste say, after the runs. */
+static int add_log(document *doc, const collcalc_paste_result *paste, const check_hooks *hooks,
+                   bool *unhealthy, collcalc_diag *diag)
 {
     if (!paste->has_log)
-        return;
+        return 0;
     collcalc_findings *findings = malloc(sizeof *findings);
-    collcalc_diag diag;
-    if (findings == NULL || collcalc_nccl_log_finish(paste->log, findings, &diag) != COLLCALC_OK) {
+    collcalc_diag failed;
+    if (findings == NULL)
+        return data_error(diag, "out of memory");
+    if (collcalc_nccl_log_finish(paste->log, findings, &failed) != COLLCALC_OK) {
         free(findings);
-        return;
+        return 0;
     }
+    int code = add_tuning(doc, paste, hooks, findings, diag);
+    if (code != 0) {
+        free(findings);
+        return code;
+    }
+    collcalc_findings_sort(findings);
     doc_text(doc, "%s", "");
     doc_text(doc, "NCCL_DEBUG lines (%ld of %ld lines; 'collcalc diagnose' shows them alone):",
              paste->log->nccl_lines, paste->lines);
     findings_add(doc, findings);
+    if (collcalc_findings_worst(findings) == COLLCALC_SEVERITY_ERROR)
+        *unhealthy = true;
     free(findings);
+    return 0;
 }
 
 static const record_column RUN_COLUMNS[] = {
@@ -562,18 +685,17 @@ int check_doc_runs(document *doc, const char *shown, collcalc_paste_result *past
         if (collcalc_findings_worst(&paste->findings) == COLLCALC_SEVERITY_ERROR)
             unhealthy = true;
     }
-    add_log(doc, paste);
-    add_matrices(doc, paste);
+    int code = add_log(doc, paste, hooks, &unhealthy, diag);
+    if (code == 0)
+        add_matrices(doc, paste);
     free(js);
     *unhealthy_out = unhealthy;
-    return 0;
+    return code;
 }
 
 int check_doc_other(document *doc, const char *shown, collcalc_paste_result *paste,
                     const check_hooks *hooks, bool *unhealthy, collcalc_diag *diag)
 {
-    (void)hooks;
-    (void)diag;
     doc_query_text(doc, "file", shown);
     doc_query_int(doc, "runs", 0);
     doc_text(doc, "%s: no nccl-tests table; %s%s%s", shown,
@@ -581,20 +703,9 @@ int check_doc_other(document *doc, const char *shown, collcalc_paste_result *pas
              paste->has_log && paste->topo_lines > 0 ? " and " : "",
              paste->topo_lines > 0 ? "a topology matrix" : "");
     *unhealthy = false;
-    if (paste->has_log) {
-        collcalc_findings *findings = malloc(sizeof *findings);
-        collcalc_diag failed;
-        if (findings != NULL &&
-            collcalc_nccl_log_finish(paste->log, findings, &failed) == COLLCALC_OK) {
-            doc_text(doc, "%s", "");
-            doc_text(doc, "NCCL_DEBUG lines (%ld of %ld lines; 'collcalc diagnose' shows them "
-                          "alone):",
-                     paste->log->nccl_lines, paste->lines);
-            findings_add(doc, findings);
-            *unhealthy = collcalc_findings_worst(findings) == COLLCALC_SEVERITY_ERROR;
-        }
-        free(findings);
-    }
+    int code = add_log(doc, paste, hooks, unhealthy, diag);
+    if (code != 0)
+        return code;
     add_matrices(doc, paste);
     return 0;
 }
@@ -683,7 +794,12 @@ int check_doc_single(document *doc, const char *shown, collcalc_paste_result *pa
                  100.0 * j.summary.median_time_error);
     doc_text(doc, "%s", "");
     findings_add(doc, &run->findings);
-    add_log(doc, paste);
+    bool log_unhealthy = false;
+    code = add_log(doc, paste, hooks, &log_unhealthy, diag);
+    if (code != 0) {
+        free(predicted_busbw);
+        return code;
+    }
     add_matrices(doc, paste);
     if (with_chart)
         *out_chart = check_chart(shown, run, j.predicted ? predicted_busbw : NULL, j.line_rate);

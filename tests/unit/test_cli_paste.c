@@ -140,6 +140,41 @@ static void check_renders_matrices_and_logs(void **state)
     test_cli_run_free(&run);
 }
 
+/* issue 21 item 2: NCCL's TUNING table and per-size choices beside
+ * collcalc's model of the system the command names (validation file copied
+ * into the corpus); without a cluster, what to give */
+static void tuning_beside_the_model(void **state)
+{
+    (void)state;
+    static const char *file = "tests/fuzz/corpus/nccl_log/"
+                              "nccl_debug_tuning_algo_proto_table_rtx5090_socket_2rank_nccl2.29.7_ncclebpf.txt";
+    test_cli_run run = check(file, "");
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, "NCCL's TUNING lines are not set beside collcalc's model: the "
+                                    "cluster is not known"));
+    assert_non_null(strstr(run.out, "next: give --platform NAME"));
+    assert_non_null(strstr(run.out, "AllGather 64 KiB..64 MiB Ring/Simple"));
+    test_cli_run_free(&run);
+    run = check(file, "--platform rtx-pro6000-8x-pcie5 --gpus 2 --nodes 2");
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, "NCCL's TUNING lines beside collcalc's model of "
+                                    "rtx-pro6000-8x-pcie5, 2 nodes x 1 GPUs"));
+    assert_non_null(strstr(run.out, "AllGather       32 KiB  PAT/Simple                    "
+                                    "Ring/LL                yes    37"));
+    assert_non_null(strstr(run.out, "AllGather        1 MiB  Ring/Simple                   "
+                                    "Ring/Simple              -    42"));
+    /* the table's latencies are the model's; its bandwidths are not */
+    assert_non_null(strstr(run.out, "Ring/LL 11.6 us 2.4 GB/s      11.6 us 12.0 GB/s      yes"));
+    assert_non_null(strstr(run.out, "NCCL's tuning differs from collcalc's model of this system: 3 "
+                                    "of 23 choices and 4 of 12 table cells"));
+    test_cli_run_free(&run);
+    run = check(file, "--platform rtx-pro6000-8x-pcie5 --gpus 2 --nodes 2 --format json");
+    assert_non_null(strstr(run.out, "\"nccl_tuning\":[{\"kind\":\"choice\",\"op\":\"AllGather\","
+                                    "\"size_bytes\":16,\"nccl\":\"Ring/LL\",\"model\":\"Ring/LL\""));
+    assert_non_null(strstr(run.out, "\"code\":\"nccl-tuning-vs-model\""));
+    test_cli_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +183,7 @@ int main(void)
         cmocka_unit_test(sweep_names_the_slow_pair),
         cmocka_unit_test(unknown_verdict_says_why),
         cmocka_unit_test(check_renders_matrices_and_logs),
+        cmocka_unit_test(tuning_beside_the_model),
         cmocka_unit_test(topo_gpu_option_and_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
