@@ -496,6 +496,9 @@ static void note_heading(collcalc_paste *p, const char *body, long line)
     } else {
         text_copy_n(p->heading, sizeof p->heading, h, n);
     }
+    for (char *c = p->heading; *c != '\0'; c++) /* a label is one printable line */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
     p->heading_line = line;
     p->headings++;
     if (p->open && p->current.first_line == 0) {
