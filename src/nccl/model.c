@@ -702,17 +702,21 @@ static void correct(const ctx_t *c, const collcalc_nccl_options *o, collcalc_ncc
         if (shm < graph_bus)
             alg *= shm / graph_bus;
     }
-    /* NVLS all-reduce sends each byte into the switch once and receives the
-     * result once, so its algbw cannot exceed the GPU's NVLink bandwidth
-     * times NCCL's own nvlsEfficiency; NCCL's 2.23-2.27 formula (ratio 5/6)
-     * overshoots that on large NVLink domains (GB200 NVL72: 1.3 TB/s busbw
-     * predicted, ~840 measured). */
+    /* NVLS all-reduce: in the reduce-scatter each GPU sends its S into the
+     * switch and receives its reduced S/n; in the all-gather it sends that
+     * S/n and receives the S the switch multicasts: S (n+1)/n each way per
+     * GPU, so algbw <= the GPU's NVLink bandwidth x n/(n+1) (NVIDIA in
+     * nccl-tests#212: "The NVLS formula would actually be algbw = busbw *
+     * n / (n+1)"), times NCCL's own nvlsEfficiency. n is the GPUs on the
+     * switch (ppn): 0.8 on 4 GPUs, 0.89 on 8, 0.99 on 72. NCCL's 2.23-2.27
+     * formula (ratio 5/6) overshoots it on large NVLink domains (GB200
+     * NVL72: 1.3 TB/s busbw predicted, ~840 measured). */
     if ((fix & COLLCALC_NCCL_FIX_NVLS_CAP) &&
         (a == COLLCALC_NCCL_NVLS || a == COLLCALC_NCCL_NVLS_TREE) && s->nvlink_bw_GBps > 0.0) {
         double eff = c->k->nvls_efficiency[c->row];
         if (eff <= 0.0)
             eff = 0.85;
-        double cap = s->nvlink_bw_GBps * eff;
+        double cap = s->nvlink_bw_GBps * eff * (double)c->ppn / (double)(c->ppn + 1);
         if (alg > cap)
             alg = cap;
     }

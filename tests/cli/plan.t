@@ -34,7 +34,7 @@ rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  
    1   8   1   1   2  yes      39.4 GB  18.0 ms      890.3    6.37 ms  6.37 ms       0         0  
    2   4   1   1   4  yes      57.1 GB  20.2 ms      792.1    3.42 ms  3.42 ms       0         0  
    3   8   1   2   1  yes      30.9 GB  22.4 ms      713.2    4.35 ms  4.35 ms       0         0  
-   4   4   1   2   2  yes      39.7 GB  26.4 ms      606.1    3.05 ms  3.05 ms       0         0  
+   4   4   1   2   2  yes      39.7 GB  26.7 ms      600.2    3.30 ms  3.30 ms       0         0  
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --top 3 --goal latency --latency-budget 20ms
 llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, within the latency budget, then by step time
 
