@@ -383,6 +383,10 @@ static const record_column NCCL_COLUMNS[] = {
     {"time_us", "time", FIELD_TIME_US, COLUMN_BOTH, NULL},
     {"algbw_GBps", "algbw", FIELD_GBPS, COLUMN_BOTH, NULL},
     {"busbw_GBps", "busbw", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"busbw_low_GBps", "busbw low", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"busbw_high_GBps", "busbw high", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"time_low_us", "time low", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"time_high_us", "time high", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"nccl_time_us", "NCCL's time", FIELD_TIME_US, COLUMN_BOTH, NULL},
     {"available", "available", FIELD_BOOL, COLUMN_MACHINE, NULL},
     {"why", "why", FIELD_TEXT, COLUMN_BOTH, NULL},
@@ -410,6 +414,17 @@ void report_nccl_figures(record_set *set, const collcalc_nccl_candidate *candida
     record_number(set, "nccl_time_us", candidate->nccl_time_us);
 }
 
+void report_nccl_band(record_set *set, const collcalc_nccl_prediction *prediction,
+                      const collcalc_nccl_candidate *candidate)
+{
+    if (!prediction->band.evidence || candidate->unavailable != COLLCALC_NCCL_OK)
+        return; /* no runs of its regime: no range (null) */
+    record_number(set, "busbw_low_GBps", candidate->busbw_low_GBps);
+    record_number(set, "busbw_high_GBps", candidate->busbw_high_GBps);
+    record_number(set, "time_low_us", candidate->time_low_us);
+    record_number(set, "time_high_us", candidate->time_high_us);
+}
+
 void report_nccl_rows(record_set *set, const collcalc_nccl_prediction *prediction,
                       uint64_t size_bytes, bool all_candidates)
 {
@@ -431,6 +446,7 @@ void report_nccl_rows(record_set *set, const collcalc_nccl_prediction *predictio
             continue;
         }
         report_nccl_figures(set, c);
+        report_nccl_band(set, prediction, c);
         if (c->selected && c->algo == COLLCALC_NCCL_P2P) {
             record_text(set, "why", "point-to-point sends, which NCCL's tuner does not cost "
                                     "(collcalc's model)");

@@ -142,13 +142,20 @@ void report_explain(document *doc, const collcalc_query *query, const collcalc_r
 
 /* The candidates' schema ("results"): size_bytes, model, algorithm,
  * protocol, channels, selected, latency_us, bandwidth_us, time_us,
- * algbw_GBps, busbw_GBps, nccl_time_us, available, why. */
+ * algbw_GBps, busbw_GBps, busbw_low_GBps, busbw_high_GBps, time_low_us,
+ * time_high_us (the band), nccl_time_us, available, why. */
 extern const record_schema NCCL_SCHEMA;
 
 /* A runnable candidate's figures into the current row: channels,
  * latency_us, bandwidth_us, time_us, algbw_GBps, busbw_GBps, nccl_time_us
  * (NCCL_SCHEMA, or a schema with those columns). */
 void report_nccl_figures(record_set *set, const collcalc_nccl_candidate *candidate);
+
+/* A runnable candidate's band (doc/MODEL.md 15.1) into the current row:
+ * busbw_low_GBps, busbw_high_GBps, time_low_us, time_high_us; left empty
+ * (null) when the prediction's regime has no validation run. */
+void report_nccl_band(record_set *set, const collcalc_nccl_prediction *prediction,
+                      const collcalc_nccl_candidate *candidate);
 
 /* One prediction's candidates as rows (every one with all_candidates, else
  * those that can run); the selected one is marked. */

@@ -33,6 +33,10 @@ static const record_column SWEEP_NCCL_COLUMNS[] = {
     {"time_us", "time", FIELD_TIME_US, COLUMN_BOTH, NULL},
     {"algbw_GBps", "algbw", FIELD_GBPS, COLUMN_BOTH, NULL},
     {"busbw_GBps", "busbw", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"busbw_low_GBps", "busbw low", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"busbw_high_GBps", "busbw high", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"time_low_us", "time low", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"time_high_us", "time high", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"nccl_time_us", "NCCL's time", FIELD_TIME_US, COLUMN_MACHINE, NULL},
 };
 static const record_schema SWEEP_NCCL_SCHEMA = {
@@ -110,6 +114,7 @@ static collcalc_status predict_row(const collcalc_prepared *prepared, uint64_t s
             record_text(set, "algorithm", collcalc_nccl_algo_name(c->algo));
             record_text(set, "protocol", collcalc_nccl_proto_name(c->proto));
             report_nccl_figures(set, c);
+            report_nccl_band(set, &answer->prediction, c);
         }
         return COLLCALC_OK;
     }

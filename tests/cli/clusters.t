@@ -51,29 +51,29 @@ NCCL 2.30.7 tuner on hgx-h100 (ib, process-per-gpu launch); times with collcalc'
 NCCL's choice: P2P/Simple on 8 channels: nccl-tests would print time 11.2 ms, algbw 95.6 GB/s, busbw 89.6 GB/s
 expected from 8 validation runs of its regime (nodes over InfiniBand, all-to-all, >= 64 MiB): busbw 65.1 GB/s to 113 GB/s, time 8.92 ms to 15.5 ms
 
-algorithm      protocol  channels  latency  bandwidth     time      algbw      busbw  NCCL's time  why
-Tree           LL               -        -          -        -          -          -            -  not for this function
-Tree           LL128            -        -          -        -          -          -            -  not for this function
-Tree           Simple           -        -          -        -          -          -            -  not for this function
-Ring           LL               -        -          -        -          -          -            -  not for this function
-Ring           LL128            -        -          -        -          -          -            -  not for this function
-Ring           Simple           -        -          -        -          -          -            -  not for this function
-CollNetDirect  LL               -        -          -        -          -          -            -  not for this function
-CollNetDirect  LL128            -        -          -        -          -          -            -  not for this function
-CollNetDirect  Simple           -        -          -        -          -          -            -  not for this function
-CollNetChain   LL               -        -          -        -          -          -            -  not for this function
-CollNetChain   LL128            -        -          -        -          -          -            -  not for this function
-CollNetChain   Simple           -        -          -        -          -          -            -  not for this function
-NVLS           LL               -        -          -        -          -          -            -  not for this function
-NVLS           LL128            -        -          -        -          -          -            -  not for this function
-NVLS           Simple           -        -          -        -          -          -            -  not for this function
-NVLSTree       LL               -        -          -        -          -          -            -  not for this function
-NVLSTree       LL128            -        -          -        -          -          -            -  not for this function
-NVLSTree       Simple           -        -          -        -          -          -            -  not for this function
-PAT            LL               -        -          -        -          -          -            -  not for this function
-PAT            LL128            -        -          -        -          -          -            -  not for this function
-PAT            Simple           -        -          -        -          -          -            -  not for this function
-P2P            Simple           8  49.8 us    11.2 ms  11.2 ms  95.6 GB/s  89.6 GB/s      11.2 ms  point-to-point sends, which NCCL's tuner does not cost (collcalc's model)  <- NCCL's choice
+algorithm      protocol  channels  latency  bandwidth     time      algbw      busbw  busbw low  busbw high  NCCL's time  why
+Tree           LL               -        -          -        -          -          -          -           -            -  not for this function
+Tree           LL128            -        -          -        -          -          -          -           -            -  not for this function
+Tree           Simple           -        -          -        -          -          -          -           -            -  not for this function
+Ring           LL               -        -          -        -          -          -          -           -            -  not for this function
+Ring           LL128            -        -          -        -          -          -          -           -            -  not for this function
+Ring           Simple           -        -          -        -          -          -          -           -            -  not for this function
+CollNetDirect  LL               -        -          -        -          -          -          -           -            -  not for this function
+CollNetDirect  LL128            -        -          -        -          -          -          -           -            -  not for this function
+CollNetDirect  Simple           -        -          -        -          -          -          -           -            -  not for this function
+CollNetChain   LL               -        -          -        -          -          -          -           -            -  not for this function
+CollNetChain   LL128            -        -          -        -          -          -          -           -            -  not for this function
+CollNetChain   Simple           -        -          -        -          -          -          -           -            -  not for this function
+NVLS           LL               -        -          -        -          -          -          -           -            -  not for this function
+NVLS           LL128            -        -          -        -          -          -          -           -            -  not for this function
+NVLS           Simple           -        -          -        -          -          -          -           -            -  not for this function
+NVLSTree       LL               -        -          -        -          -          -          -           -            -  not for this function
+NVLSTree       LL128            -        -          -        -          -          -          -           -            -  not for this function
+NVLSTree       Simple           -        -          -        -          -          -          -           -            -  not for this function
+PAT            LL               -        -          -        -          -          -          -           -            -  not for this function
+PAT            LL128            -        -          -        -          -          -          -           -            -  not for this function
+PAT            Simple           -        -          -        -          -          -          -           -            -  not for this function
+P2P            Simple           8  49.8 us    11.2 ms  11.2 ms  95.6 GB/s  89.6 GB/s  65.1 GB/s    113 GB/s      11.2 ms  point-to-point sends, which NCCL's tuner does not cost (collcalc's model)  <- NCCL's choice
 $ collcalc compare allreduce --size 256MB --gpus 16 --placement label=nvl72,platform=gb200-nvl72 --placement label=2x-hgx-b200,platform=hgx-b200 --algo ring --layers 2 --per-layer 2
 all-reduce, per-direction bandwidth; every side runs ring
 
@@ -139,14 +139,14 @@ NCCL 2.30.7 tuner on hgx-h100 (ib, process-per-gpu launch); times with collcalc'
 NCCL's choice: Ring/LL128 on 8 channels: nccl-tests would print time 54.7 us, algbw 18.3 GB/s, busbw 32.0 GB/s
 expected from 8 validation runs of its regime (nodes over InfiniBand, collectives, 64 KiB - 64 MiB): busbw 13.4 GB/s to 59.0 GB/s, time 29.7 us to 130 us
 
-algorithm  protocol  channels  latency  bandwidth     time      algbw      busbw  NCCL's time  why
-Tree       LL               8  20.4 us     128 us   149 us  6.73 GB/s  11.8 GB/s       149 us  149 us > 54.7 us in NCCL's model
-Tree       LL128            8  38.5 us    9.59 us  48.1 us  20.8 GB/s  36.4 GB/s      58.6 us  58.6 us > 54.7 us in NCCL's model
-Tree       Simple           8  60.4 us    21.0 us  81.4 us  12.3 GB/s  21.5 GB/s      83.0 us  83.0 us > 54.7 us in NCCL's model
-Ring       LL               8  24.0 us    44.9 us  68.9 us  14.5 GB/s  25.4 GB/s      68.9 us  68.9 us > 54.7 us in NCCL's model
-Ring       LL128            8  44.8 us    9.91 us  54.7 us  18.3 GB/s  32.0 GB/s      54.7 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
-Ring       Simple           8   108 us    9.11 us   117 us  8.53 GB/s  14.9 GB/s       117 us  117 us > 54.7 us in NCCL's model
-NVLSTree   Simple          16  66.8 us    8.98 us  75.8 us  13.2 GB/s  23.1 GB/s      71.4 us  71.4 us > 54.7 us in NCCL's model
+algorithm  protocol  channels  latency  bandwidth     time      algbw      busbw  busbw low  busbw high  NCCL's time  why
+Tree       LL               8  20.4 us     128 us   149 us  6.73 GB/s  11.8 GB/s  4.95 GB/s   21.7 GB/s       149 us  149 us > 54.7 us in NCCL's model
+Tree       LL128            8  38.5 us    9.59 us  48.1 us  20.8 GB/s  36.4 GB/s  15.3 GB/s   67.1 GB/s      58.6 us  58.6 us > 54.7 us in NCCL's model
+Tree       Simple           8  60.4 us    21.0 us  81.4 us  12.3 GB/s  21.5 GB/s  9.03 GB/s   39.7 GB/s      83.0 us  83.0 us > 54.7 us in NCCL's model
+Ring       LL               8  24.0 us    44.9 us  68.9 us  14.5 GB/s  25.4 GB/s  10.7 GB/s   46.9 GB/s      68.9 us  68.9 us > 54.7 us in NCCL's model
+Ring       LL128            8  44.8 us    9.91 us  54.7 us  18.3 GB/s  32.0 GB/s  13.4 GB/s   59.0 GB/s      54.7 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
+Ring       Simple           8   108 us    9.11 us   117 us  8.53 GB/s  14.9 GB/s  6.27 GB/s   27.6 GB/s       117 us  117 us > 54.7 us in NCCL's model
+NVLSTree   Simple          16  66.8 us    8.98 us  75.8 us  13.2 GB/s  23.1 GB/s  9.70 GB/s   42.6 GB/s      71.4 us  71.4 us > 54.7 us in NCCL's model
 (--explain adds the candidates NCCL cannot run here, and why)
 $ collcalc allreduce --size 1MB --platform dgx-z9 --nodes 2
 [stderr] collcalc allreduce: --platform: unknown platform 'dgx-z9'; known: dgx-a100, hgx-a100-ndr200, hgx-h100, hgx-h200, hgx-h800, hgx-b200, hgx-b200-xdr, gb200-nvl72, l40s-8x-pcie, rtx2080ti-2x-pcie3, workstation-2gpu-nvlink, aws-p4d, aws-p4de, aws-p5, aws-p5en, aws-p6-b200, gcp-a3-high, gcp-a3-mega, gcp-a3-ultra, gcp-a4, gcp-a4x, azure-nd-a100-v4, azure-nd-h100-v5, azure-nd-h200-v5, ... (see 'collcalc allreduce --help')

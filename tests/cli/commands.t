@@ -176,30 +176,30 @@ $ collcalc compare allreduce --platform hgx-h100 --sizes 1MB,2MB
 all-reduce on 8 GPUs over nvlink4
 NCCL 2.30.7 tuner on hgx-h100; times with collcalc's corrections: every candidate it weighs, its choice marked
 
-   size  algorithm  protocol  channels  latency  bandwidth     time      algbw      busbw  NCCL's time  why
-1.00 MB  Tree       LL              12  15.2 us    57.4 us  72.6 us  13.8 GB/s  24.1 GB/s      72.6 us  72.6 us > 27.4 us in NCCL's model
-         Tree       LL128           12  31.5 us    12.9 us  44.4 us  22.5 GB/s  39.4 GB/s      44.4 us  44.4 us > 27.4 us in NCCL's model
-         Tree       Simple          12  64.4 us    23.7 us  88.1 us  11.4 GB/s  19.9 GB/s      76.5 us  76.5 us > 27.4 us in NCCL's model
-         Ring       LL              12  21.2 us    12.4 us  33.6 us  29.8 GB/s  52.1 GB/s      27.4 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
-         Ring       LL128           12  40.6 us    5.28 us  45.9 us  21.8 GB/s  38.1 GB/s      45.9 us  45.9 us > 27.4 us in NCCL's model
-         Ring       Simple          12  56.0 us    9.54 us  65.5 us  15.3 GB/s  26.7 GB/s      60.9 us  60.9 us > 27.4 us in NCCL's model
-         NVLS       Simple          16  26.4 us    7.19 us  33.6 us  29.8 GB/s  52.1 GB/s      28.6 us  28.6 us > 27.4 us in NCCL's model
-2.00 MB  Tree       LL              12  15.2 us    91.8 us   107 us  18.7 GB/s  32.7 GB/s       107 us  107 us > 32.3 us in NCCL's model
-         Tree       LL128           12  31.5 us    25.9 us  57.4 us  34.9 GB/s  61.0 GB/s      57.4 us  57.4 us > 32.3 us in NCCL's model
-         Tree       Simple          12  64.4 us    46.5 us   111 us  18.0 GB/s  31.6 GB/s      88.6 us  88.6 us > 32.3 us in NCCL's model
-         Ring       LL              12  15.0 us    24.8 us  39.8 us  50.2 GB/s  87.9 GB/s      39.8 us  39.8 us > 32.3 us in NCCL's model
-         Ring       LL128           12  40.6 us    10.6 us  51.2 us  39.1 GB/s  68.4 GB/s      51.2 us  51.2 us > 32.3 us in NCCL's model
-         Ring       Simple          12  56.0 us    18.7 us  74.7 us  26.8 GB/s  46.8 GB/s      65.7 us  65.7 us > 32.3 us in NCCL's model
-         NVLS       Simple          16  25.0 us    14.2 us  39.2 us  51.1 GB/s  89.3 GB/s      32.3 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
+   size  algorithm  protocol  channels  latency  bandwidth     time      algbw      busbw  busbw low  busbw high  NCCL's time  why
+1.00 MB  Tree       LL              12  15.2 us    57.4 us  72.6 us  13.8 GB/s  24.1 GB/s  14.7 GB/s   36.6 GB/s      72.6 us  72.6 us > 27.4 us in NCCL's model
+         Tree       LL128           12  31.5 us    12.9 us  44.4 us  22.5 GB/s  39.4 GB/s  24.0 GB/s   59.7 GB/s      44.4 us  44.4 us > 27.4 us in NCCL's model
+         Tree       Simple          12  64.4 us    23.7 us  88.1 us  11.4 GB/s  19.9 GB/s  12.1 GB/s   30.1 GB/s      76.5 us  76.5 us > 27.4 us in NCCL's model
+         Ring       LL              12  21.2 us    12.4 us  33.6 us  29.8 GB/s  52.1 GB/s  31.8 GB/s   79.0 GB/s      27.4 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
+         Ring       LL128           12  40.6 us    5.28 us  45.9 us  21.8 GB/s  38.1 GB/s  23.3 GB/s   57.8 GB/s      45.9 us  45.9 us > 27.4 us in NCCL's model
+         Ring       Simple          12  56.0 us    9.54 us  65.5 us  15.3 GB/s  26.7 GB/s  16.3 GB/s   40.5 GB/s      60.9 us  60.9 us > 27.4 us in NCCL's model
+         NVLS       Simple          16  26.4 us    7.19 us  33.6 us  29.8 GB/s  52.1 GB/s  31.8 GB/s   79.0 GB/s      28.6 us  28.6 us > 27.4 us in NCCL's model
+2.00 MB  Tree       LL              12  15.2 us    91.8 us   107 us  18.7 GB/s  32.7 GB/s  20.0 GB/s   49.6 GB/s       107 us  107 us > 32.3 us in NCCL's model
+         Tree       LL128           12  31.5 us    25.9 us  57.4 us  34.9 GB/s  61.0 GB/s  37.2 GB/s   92.5 GB/s      57.4 us  57.4 us > 32.3 us in NCCL's model
+         Tree       Simple          12  64.4 us    46.5 us   111 us  18.0 GB/s  31.6 GB/s  19.3 GB/s   47.8 GB/s      88.6 us  88.6 us > 32.3 us in NCCL's model
+         Ring       LL              12  15.0 us    24.8 us  39.8 us  50.2 GB/s  87.9 GB/s  53.7 GB/s    133 GB/s      39.8 us  39.8 us > 32.3 us in NCCL's model
+         Ring       LL128           12  40.6 us    10.6 us  51.2 us  39.1 GB/s  68.4 GB/s  41.8 GB/s    104 GB/s      51.2 us  51.2 us > 32.3 us in NCCL's model
+         Ring       Simple          12  56.0 us    18.7 us  74.7 us  26.8 GB/s  46.8 GB/s  28.6 GB/s   71.0 GB/s      65.7 us  65.7 us > 32.3 us in NCCL's model
+         NVLS       Simple          16  25.0 us    14.2 us  39.2 us  51.1 GB/s  89.3 GB/s  54.6 GB/s    135 GB/s      32.3 us  NCCL's tuner picks it (least time in its model)  <- NCCL's choice
 
 NCCL's choice by size (1 B to 1 TiB):
   Ring/LL          up to 1.09 MiB
   NVLS/Simple      from 1.09 MiB (1,140,835 bytes)
 $ collcalc compare allgather --platform hgx-h100 --nodes 2 --size 1GB --format csv
-size_bytes,model,algorithm,protocol,channels,selected,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,nccl_time_us,available,why
-1000000000,nccl,Ring,LL,8,false,23.3,24038.46153846154,24061.76153846154,41.55971699750865,38.96223468516436,24061.76153846154,true,24.1 ms > 2.51 ms in NCCL's model
-1000000000,nccl,Ring,LL128,8,false,44.599999999999994,3193.119891008174,3237.719891008174,308.8593311537571,289.5556229566473,3237.719891008174,true,3.24 ms > 2.51 ms in NCCL's model
-1000000000,nccl,Ring,Simple,8,true,70,2481.6903942111935,2551.6903942111935,391.8970742957752,367.40350715228925,2511.40625,true,NCCL's tuner picks it (least time in its model)
+size_bytes,model,algorithm,protocol,channels,selected,latency_us,bandwidth_us,time_us,algbw_GBps,busbw_GBps,busbw_low_GBps,busbw_high_GBps,time_low_us,time_high_us,nccl_time_us,available,why
+1000000000,nccl,Ring,LL,8,false,23.3,24038.46153846154,24061.76153846154,41.55971699750865,38.96223468516436,32.185097746103715,52.84654161003058,17740.044503159257,29128.38753498869,24061.76153846154,true,24.1 ms > 2.51 ms in NCCL's model
+1000000000,nccl,Ring,LL128,8,false,44.599999999999994,3193.119891008174,3237.719891008174,308.8593311537571,289.5556229566473,239.189977245894,392.73962083143374,2387.0777234425777,3919.478611916183,3237.719891008174,true,3.24 ms > 2.51 ms in NCCL's model
+1000000000,nccl,Ring,Simple,8,true,70,2481.6903942111935,2551.6903942111935,391.8970742957752,367.40350715228925,303.49690887879984,498.32882752455794,1881.287913157702,3088.993569863298,2511.40625,true,NCCL's tuner picks it (least time in its model)
 $ collcalc compare allreduce --platform hgx-h100 --layers 80
 [stderr] collcalc compare: --layers: totals are for the alpha-beta comparison (--cost-model alpha-beta); NCCL's tuner view compares one call (see 'collcalc compare --help')
 [exit 2]

@@ -491,7 +491,7 @@ static void no_nvls_is_honoured_by_the_nccl_model(void **state)
     test_cli_run run = run_line(
         NULL, "allreduce --size 4GB --platform hgx-h100 --no-nvls --explain --format csv");
     assert_int_equal(run.exit_code, 0);
-    assert_contains(run.out, "NVLS,Simple,,false,,,,,,,false,");
+    assert_contains(run.out, "NVLS,Simple,,false,,,,,,,,,,,false,");
     test_cli_run_free(&run);
 }
 
