@@ -36,7 +36,7 @@ void collcalc_allocator_init(collcalc_allocator *allocator);
  * cJSON's allocations during a parse go through it too. Not thread-safe:
  * call it before any other collcalc function runs, and free what was
  * allocated under one allocator while that allocator is still installed. */
-void collcalc_set_allocator(const collcalc_allocator *allocator);
+void collcalc_allocator_set(const collcalc_allocator *allocator);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

@@ -397,12 +397,12 @@ void collcalc_nccl_options_init(collcalc_nccl_options *options);
  * function; with "^" the listed ones are removed from everything. Functions
  * not named keep their mask. COLLCALC_ERR_INVALID (naming the bad word) for
  * unknown names or an empty list. */
-collcalc_status collcalc_nccl_parse_algo_env(const char *text,
+collcalc_status collcalc_nccl_algo_env_parse(const char *text,
                                              unsigned masks[COLLCALC_NCCL_NUM_FUNCS],
                                              collcalc_diag *diag);
 
 /* The same for NCCL_PROTO ("ll,ll128", "^ll128", "allreduce:simple"). */
-collcalc_status collcalc_nccl_parse_proto_env(const char *text,
+collcalc_status collcalc_nccl_proto_env_parse(const char *text,
                                               unsigned masks[COLLCALC_NCCL_NUM_FUNCS],
                                               collcalc_diag *diag);
 

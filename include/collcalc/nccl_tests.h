@@ -23,7 +23,7 @@ extern "C" {
 
 /* Which nccl-tests printing rules to follow.
  *   CURRENT (nccl-tests 2.19.6): time and bandwidths go through the
- *     fit-to-width routine (collcalc_nccl_tests_format_number, widths 7 and
+ *     fit-to-width routine (collcalc_nccl_tests_number_format, widths 7 and
  *     6); #wrong is "%6g"; the header's #wrong label is "%6s" after two spaces.
  *   LEGACY (the releases most published logs come from): time is "%.2f"
  *     below 100 us, "%.1f" below 10,000 us, "%.0f" from there; bandwidths are
@@ -149,17 +149,17 @@ collcalc_nccl_tests_measurement collcalc_nccl_tests_measure(collcalc_op op, int 
  * ("%.1e" for width >= 7, "%.0e" below). Non-finite values print "n/a".
  * Writes into buffer (NUL-terminated, truncated to buffer_size; nothing when
  * it is 0) and returns buffer; 32 bytes always suffice. */
-char *collcalc_nccl_tests_format_number(char *buffer, size_t buffer_size, double value,
+char *collcalc_nccl_tests_number_format(char *buffer, size_t buffer_size, double value,
                                         int width);
 
 /* The time column's text (without padding) in a style: CURRENT is
  * format_number(width 7), LEGACY the fixed thresholds above. */
-char *collcalc_nccl_tests_format_time(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_time_format(char *buffer, size_t buffer_size,
                                       collcalc_nccl_tests_style style, double time_us);
 
 /* A bandwidth column's text (without padding): CURRENT format_number(width 6),
  * LEGACY "%.2f". */
-char *collcalc_nccl_tests_format_bandwidth(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_bandwidth_format(char *buffer, size_t buffer_size,
                                            collcalc_nccl_tests_style style, double GBps);
 
 /* Longest line the formatters below write, including the NUL. */
@@ -170,7 +170,7 @@ char *collcalc_nccl_tests_format_bandwidth(char *buffer, size_t buffer_size,
  * nccl-tests prints them (including trailing blanks); cputime names the time
  * columns "cputime" (-C 1). Writes into buffer and returns it; an index
  * outside 0..2 writes "". */
-char *collcalc_nccl_tests_format_header_line(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_header_line_format(char *buffer, size_t buffer_size,
                                              collcalc_nccl_tests_style style, int index,
                                              bool cputime);
 
@@ -180,17 +180,17 @@ char *collcalc_nccl_tests_format_header_line(char *buffer, size_t buffer_size,
  * for COLLCALC_NCCL_TESTS_WRONG_NA). An absent measurement's columns are
  * left out. Writes into buffer (COLLCALC_NCCL_TESTS_LINE_MAX is enough) and
  * returns it. */
-char *collcalc_nccl_tests_format_row(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_row_format(char *buffer, size_t buffer_size,
                                      collcalc_nccl_tests_style style,
                                      const collcalc_nccl_tests_row *row);
 
 /* "# Out of bounds values : N OK" (N == 0) or "... : N FAILED". */
-char *collcalc_nccl_tests_format_footer_errors(char *buffer, size_t buffer_size, long errors);
+char *collcalc_nccl_tests_footer_errors_format(char *buffer, size_t buffer_size, long errors);
 
 /* "# Avg bus bandwidth    : %g " (with nccl-tests' trailing blank). The
  * average is over every printed measurement: each size, out-of-place and
  * in-place, every type/op/root (collcalc_nccl_tests_average_busbw). */
-char *collcalc_nccl_tests_format_footer_avg_busbw(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_footer_avg_busbw_format(char *buffer, size_t buffer_size,
                                                   double avg_busbw_GBps);
 
 /* Arithmetic mean of busbw over every present measurement of rows[0..count);
@@ -198,7 +198,7 @@ char *collcalc_nccl_tests_format_footer_avg_busbw(char *buffer, size_t buffer_si
 double collcalc_nccl_tests_average_busbw(const collcalc_nccl_tests_row *rows, size_t count);
 
 /* "# Collective test starting: all_reduce_perf" / "... concluded: ..." for op. */
-char *collcalc_nccl_tests_format_banner(char *buffer, size_t buffer_size, collcalc_op op,
+char *collcalc_nccl_tests_banner_format(char *buffer, size_t buffer_size, collcalc_op op,
                                         bool concluded);
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -39,7 +39,7 @@ extern "C" {
  * (9223372036854775807 bytes, 8 EiB: results print sizes as signed 64-bit
  * integers, in JSON and CSV).
  * On failure diag says "invalid size '<text>': <why>". */
-collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
+collcalc_status collcalc_size_bytes_parse(const char *text, uint64_t *out_bytes,
                                           collcalc_diag *diag);
 
 /* Parses a duration into microseconds. A unit is required: "ns", "us", "µs"
@@ -48,7 +48,7 @@ collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
  * required on each side of a '.'. Rejected: exponents ("1e3ns"), signs,
  * nan/inf, hex, junk, and values too large to be finite. Result >= 0.
  * On failure diag says "invalid time '<text>': <why>". */
-collcalc_status collcalc_parse_time_us(const char *text, double *out_us, collcalc_diag *diag);
+collcalc_status collcalc_time_us_parse(const char *text, double *out_us, collcalc_diag *diag);
 
 /* Parses a bandwidth into GB/s (10^9 bytes per second). A unit is required:
  * bytes "MB/s", "GB/s", "TB/s", "MBps", "GBps", "TBps"; bits "Mb/s", "Gb/s",
@@ -62,13 +62,13 @@ collcalc_status collcalc_parse_bandwidth_GBps(const char *text, double *out_GBps
  * no suffix, no exponent, no junk). Messages: "'1x' is not a whole number",
  * "'0' is out of range: must be between 1 and 1000000" (also for "-1" when
  * min >= 0). */
-collcalc_status collcalc_parse_count(const char *text, long min_value, long max_value,
+collcalc_status collcalc_count_parse(const char *text, long min_value, long max_value,
                                      long *out_value, collcalc_diag *diag);
 
 /* Parses a plain finite decimal number in [min_value, max_value] ("0.92",
  * "1000", "-2" when the range allows it; a digit is required on each side of
  * a '.'; no exponents, nan/inf, hex, spaces or junk). -0 is returned as 0. */
-collcalc_status collcalc_parse_number(const char *text, double min_value, double max_value,
+collcalc_status collcalc_number_parse(const char *text, double min_value, double max_value,
                                       double *out_value, collcalc_diag *diag);
 
 /* Formatting. Each writes a NUL-terminated string into buffer (truncated to
@@ -89,18 +89,18 @@ collcalc_status collcalc_parse_number(const char *text, double min_value, double
 /* Human size with SI units (B, kB, MB, GB, TB, PB, EB), 3 significant
  * digits: "175 MB", "1.40 GB", "64.0 kB"; whole byte counts below 1 kB
  * print as integers: "512 B". */
-char *collcalc_format_bytes_si(char *buffer, size_t buffer_size, double bytes);
+char *collcalc_bytes_format_si(char *buffer, size_t buffer_size, double bytes);
 
 /* Human size with binary units as nccl-tests sizes are usually named
  * (B, KiB, ..., EiB): "256 KiB", "1 GiB", "100 B", "1000 KiB". Exact when a
  * whole multiple of the unit the value reaches, else 3 significant digits
  * ("1.50 KiB"). */
-char *collcalc_format_bytes_iec(char *buffer, size_t buffer_size, double bytes);
+char *collcalc_bytes_format_iec(char *buffer, size_t buffer_size, double bytes);
 
 /* Human duration from microseconds, 3 significant digits, ASCII units: below
  * 1 us in ns ("750 ns"), below 1000 us in us ("97.2 us"), below 10^6 us in
  * ms ("3.50 ms", "280 ms"), else s ("1.20 s"). */
-char *collcalc_format_time_us(char *buffer, size_t buffer_size, double time_us);
+char *collcalc_time_us_format(char *buffer, size_t buffer_size, double time_us);
 
 /* Bandwidth in GB/s: from 1000 (after rounding) a whole number with
  * thousands separators ("1,800 GB/s"), else 3 significant digits
@@ -108,7 +108,7 @@ char *collcalc_format_time_us(char *buffer, size_t buffer_size, double time_us);
 char *collcalc_format_bandwidth_GBps(char *buffer, size_t buffer_size, double GBps);
 
 /* Whole number with thousands separators: 175000000 -> "175,000,000". */
-char *collcalc_format_grouped_u64(char *buffer, size_t buffer_size, uint64_t value);
+char *collcalc_u64_format_grouped(char *buffer, size_t buffer_size, uint64_t value);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

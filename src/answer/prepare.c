@@ -389,10 +389,10 @@ static collcalc_status nccl_system(collcalc_session *session, const collcalc_req
     if (r->faithful)
         p->options.corrections = 0;
     if (r->nccl_algo != NULL &&
-        collcalc_nccl_parse_algo_env(r->nccl_algo, p->options.algo_mask, &inner) != COLLCALC_OK)
+        collcalc_nccl_algo_env_parse(r->nccl_algo, p->options.algo_mask, &inner) != COLLCALC_OK)
         return fail(diag, COLLCALC_ERR_INVALID, out_field, "nccl_algo", "%s", inner.message);
     if (r->nccl_proto != NULL &&
-        collcalc_nccl_parse_proto_env(r->nccl_proto, p->options.proto_mask, &inner) !=
+        collcalc_nccl_proto_env_parse(r->nccl_proto, p->options.proto_mask, &inner) !=
             COLLCALC_OK)
         return fail(diag, COLLCALC_ERR_INVALID, out_field, "nccl_proto", "%s", inner.message);
     p->platform = platform;

@@ -140,7 +140,7 @@ static inline bool answer_from_plan(batch_state *s, long line_no, const batch_pl
 {
     uint64_t size_bytes;
     collcalc_diag diag;
-    if (collcalc_parse_size_bytes(size_text, &size_bytes, &diag) != COLLCALC_OK)
+    if (collcalc_size_bytes_parse(size_text, &size_bytes, &diag) != COLLCALC_OK)
         return false;
     const command_spec *spec = kept->command;
     cli_context *line = s->line;

@@ -340,7 +340,7 @@ int cli_time(cli_context *ctx, option_id id, double *out_us)
     collcalc_diag diag;
     if (value == NULL)
         return 0;
-    return option_result(ctx, id, collcalc_parse_time_us(value, out_us, &diag), &diag);
+    return option_result(ctx, id, collcalc_time_us_parse(value, out_us, &diag), &diag);
 }
 
 /* ---- option values ---------------------------------------------------------- */
@@ -351,7 +351,7 @@ int cli_count(cli_context *ctx, option_id id, long min_value, long max_value, lo
     collcalc_diag diag;
     if (value == NULL)
         return 0;
-    return option_result(ctx, id, collcalc_parse_count(value, min_value, max_value, out, &diag),
+    return option_result(ctx, id, collcalc_count_parse(value, min_value, max_value, out, &diag),
                          &diag);
 }
 
@@ -361,7 +361,7 @@ int cli_size(cli_context *ctx, option_id id, uint64_t *out)
     collcalc_diag diag;
     if (value == NULL)
         return 0;
-    return option_result(ctx, id, collcalc_parse_size_bytes(value, out, &diag), &diag);
+    return option_result(ctx, id, collcalc_size_bytes_parse(value, out, &diag), &diag);
 }
 
 int cli_number(cli_context *ctx, option_id id, double min_value, double max_value, double *out)
@@ -371,7 +371,7 @@ int cli_number(cli_context *ctx, option_id id, double min_value, double max_valu
     if (value == NULL)
         return 0;
     return option_result(ctx, id,
-                         collcalc_parse_number(value, min_value, max_value, out, &diag), &diag);
+                         collcalc_number_parse(value, min_value, max_value, out, &diag), &diag);
 }
 
 int cli_operation(cli_context *ctx, collcalc_op *out)

@@ -98,13 +98,13 @@ int sizes_expand(cli_context *ctx, const char *default_list, uint64_t default_mi
         if (dots != NULL) {
             *dots = '\0';
             uint64_t a, b;
-            if (collcalc_parse_size_bytes(item, &a, &diag) != COLLCALC_OK ||
-                collcalc_parse_size_bytes(dots + 2, &b, &diag) != COLLCALC_OK)
+            if (collcalc_size_bytes_parse(item, &a, &diag) != COLLCALC_OK ||
+                collcalc_size_bytes_parse(dots + 2, &b, &diag) != COLLCALC_OK)
                 return cli_usage_error(ctx, "--sizes", "%s", diag.message);
             code = expand_range(ctx, a, b, factor, 1, sizes, &count);
         } else {
             uint64_t size;
-            if (collcalc_parse_size_bytes(item, &size, &diag) != COLLCALC_OK)
+            if (collcalc_size_bytes_parse(item, &size, &diag) != COLLCALC_OK)
                 return cli_usage_error(ctx, arg_given(&ctx->args, OPT_SIZES) ? "--sizes" : "--size",
                                        "%s", diag.message);
             code = add_size(ctx, sizes, &count, size);

@@ -21,7 +21,7 @@ void collcalc_allocator_init(collcalc_allocator *allocator)
     allocator->free_fn = free;
 }
 
-void collcalc_set_allocator(const collcalc_allocator *allocator)
+void collcalc_allocator_set(const collcalc_allocator *allocator)
 {
     if (allocator == NULL || allocator->malloc_fn == NULL || allocator->calloc_fn == NULL ||
         allocator->realloc_fn == NULL || allocator->free_fn == NULL) {

@@ -372,7 +372,7 @@ enum { SIZE_FRACTION_DIGITS_MAX = 19 };
 
 /* The usual size, "<digits>[unit]" with at most 18 digits (so no
  * overflow before the unit), read in one pass. False sends anything else
- * to the whole grammar (collcalc_parse_size_bytes), which gives these the
+ * to the whole grammar (collcalc_size_bytes_parse), which gives these the
  * same bytes. */
 static bool parse_plain_size(const char *text, uint64_t *out_bytes)
 {
@@ -399,7 +399,7 @@ static bool parse_plain_size(const char *text, uint64_t *out_bytes)
     return true;
 }
 
-collcalc_status collcalc_parse_size_bytes(const char *text, uint64_t *out_bytes,
+collcalc_status collcalc_size_bytes_parse(const char *text, uint64_t *out_bytes,
                                           collcalc_diag *diag)
 {
     uint64_t plain_bytes;
@@ -558,7 +558,7 @@ static collcalc_status parse_scaled(const char *text, const char *kind, const ch
     return COLLCALC_OK;
 }
 
-collcalc_status collcalc_parse_time_us(const char *text, double *out_us, collcalc_diag *diag)
+collcalc_status collcalc_time_us_parse(const char *text, double *out_us, collcalc_diag *diag)
 {
     static const char *const names[] = {"ns", "us", "\xC2\xB5s", "\xCE\xBCs", "ms", "s"};
     static const double factors[] = {1e-3, 1.0, 1.0, 1.0, 1e3, 1e6};
@@ -606,7 +606,7 @@ collcalc_status collcalc_parse_bandwidth_GBps(const char *text, double *out_GBps
 
 /* ---------------------------------------------------- counts and numbers */
 
-collcalc_status collcalc_parse_count(const char *text, long min_value, long max_value,
+collcalc_status collcalc_count_parse(const char *text, long min_value, long max_value,
                                      long *out_value, collcalc_diag *diag)
 {
     char shown[QUOTE_BUFFER];
@@ -655,7 +655,7 @@ collcalc_status collcalc_parse_count(const char *text, long min_value, long max_
     return COLLCALC_OK;
 }
 
-collcalc_status collcalc_parse_number(const char *text, double min_value, double max_value,
+collcalc_status collcalc_number_parse(const char *text, double min_value, double max_value,
                                       double *out_value, collcalc_diag *diag)
 {
     char shown[QUOTE_BUFFER];
@@ -826,7 +826,7 @@ static char *format_on_ladder(char *buffer, size_t buffer_size, double value, co
     return finish(buffer, buffer_size, local);
 }
 
-char *collcalc_format_bytes_si(char *buffer, size_t buffer_size, double bytes)
+char *collcalc_bytes_format_si(char *buffer, size_t buffer_size, double bytes)
 {
     static const unit_step units[] = {{"B", 1.0},   {"kB", 1e3},  {"MB", 1e6},
                                       {"GB", 1e9},  {"TB", 1e12}, {"PB", 1e15},
@@ -835,7 +835,7 @@ char *collcalc_format_bytes_si(char *buffer, size_t buffer_size, double bytes)
                             whole_bytes_only);
 }
 
-char *collcalc_format_bytes_iec(char *buffer, size_t buffer_size, double bytes)
+char *collcalc_bytes_format_iec(char *buffer, size_t buffer_size, double bytes)
 {
     static const unit_step units[] = {
         {"B", 1.0},           {"KiB", 1024.0},           {"MiB", 1048576.0},
@@ -845,7 +845,7 @@ char *collcalc_format_bytes_iec(char *buffer, size_t buffer_size, double bytes)
                             whole_multiple);
 }
 
-char *collcalc_format_time_us(char *buffer, size_t buffer_size, double time_us)
+char *collcalc_time_us_format(char *buffer, size_t buffer_size, double time_us)
 {
     static const unit_step units[] = {{"ns", 1e-3}, {"us", 1.0}, {"ms", 1e3}, {"s", 1e6}};
     return format_on_ladder(buffer, buffer_size, time_us, "0 us", units, sizeof units / sizeof units[0],
@@ -881,7 +881,7 @@ char *collcalc_format_bandwidth_GBps(char *buffer, size_t buffer_size, double GB
     return finish(buffer, buffer_size, local);
 }
 
-char *collcalc_format_grouped_u64(char *buffer, size_t buffer_size, uint64_t value)
+char *collcalc_u64_format_grouped(char *buffer, size_t buffer_size, uint64_t value)
 {
     char local[32];
     group_digits(local, value);

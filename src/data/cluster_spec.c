@@ -140,7 +140,7 @@ static collcalc_status set_count(long *field, const char *value, long max_value,
 {
     collcalc_diag why;
     long parsed = 0;
-    if (collcalc_parse_count(value, 1, max_value, &parsed, &why) != COLLCALC_OK)
+    if (collcalc_count_parse(value, 1, max_value, &parsed, &why) != COLLCALC_OK)
         return fail_option(diag, COLLCALC_ERR_INVALID, prefix, name, why.message);
     *field = parsed;
     return COLLCALC_OK;
@@ -238,7 +238,7 @@ static collcalc_status set_key(collcalc_cluster_spec *spec, const char *key, con
         next.bw_set = true;
         break;
     case KEY_ALPHA:
-        if (collcalc_parse_time_us(value, &next.alpha_us, &why) != COLLCALC_OK ||
+        if (collcalc_time_us_parse(value, &next.alpha_us, &why) != COLLCALC_OK ||
             collcalc_link_check_alpha_us(next.alpha_us, &why) != COLLCALC_OK)
             status = fail_option(diag, COLLCALC_ERR_INVALID, prefix, name, why.message);
         next.alpha_set = true;
@@ -256,7 +256,7 @@ static collcalc_status set_key(collcalc_cluster_spec *spec, const char *key, con
         next.basis_set = true;
         break;
     case KEY_TREE_EFFICIENCY:
-        if (collcalc_parse_number(value, 0.01, 1.0, &next.tree_efficiency, &why) != COLLCALC_OK)
+        if (collcalc_number_parse(value, 0.01, 1.0, &next.tree_efficiency, &why) != COLLCALC_OK)
             status = fail_option(diag, COLLCALC_ERR_INVALID, prefix, name, why.message);
         break;
     case KEY_NVLS: next.nvls = COLLCALC_SETTING_ON; break;

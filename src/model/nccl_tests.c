@@ -207,7 +207,7 @@ collcalc_nccl_tests_measurement collcalc_nccl_tests_measure(collcalc_op op, int 
             return (buffer);                                                                       \
     } while (0)
 
-char *collcalc_nccl_tests_format_number(char *buffer, size_t buffer_size, double value, int width)
+char *collcalc_nccl_tests_number_format(char *buffer, size_t buffer_size, double value, int width)
 {
     NEED_ROOM(buffer, buffer_size);
     if (!isfinite(value)) {
@@ -226,28 +226,28 @@ char *collcalc_nccl_tests_format_number(char *buffer, size_t buffer_size, double
     return buffer;
 }
 
-char *collcalc_nccl_tests_format_time(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_time_format(char *buffer, size_t buffer_size,
                                       collcalc_nccl_tests_style style, double time_us)
 {
     NEED_ROOM(buffer, buffer_size);
     if (style != COLLCALC_NCCL_TESTS_STYLE_LEGACY || !isfinite(time_us))
-        return collcalc_nccl_tests_format_number(buffer, buffer_size, time_us, 7);
+        return collcalc_nccl_tests_number_format(buffer, buffer_size, time_us, 7);
     int precision = time_us >= 10000.0 ? 0 : time_us >= 100.0 ? 1 : 2;
     snprintf(buffer, buffer_size, "%.*f", precision, time_us);
     return buffer;
 }
 
-char *collcalc_nccl_tests_format_bandwidth(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_bandwidth_format(char *buffer, size_t buffer_size,
                                            collcalc_nccl_tests_style style, double GBps)
 {
     NEED_ROOM(buffer, buffer_size);
     if (style != COLLCALC_NCCL_TESTS_STYLE_LEGACY || !isfinite(GBps))
-        return collcalc_nccl_tests_format_number(buffer, buffer_size, GBps, 6);
+        return collcalc_nccl_tests_number_format(buffer, buffer_size, GBps, 6);
     snprintf(buffer, buffer_size, "%.2f", GBps);
     return buffer;
 }
 
-char *collcalc_nccl_tests_format_header_line(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_header_line_format(char *buffer, size_t buffer_size,
                                              collcalc_nccl_tests_style style, int index,
                                              bool cputime)
 {
@@ -298,9 +298,9 @@ static void append_measurement(char *buffer, size_t buffer_size, size_t *used,
     if (!m->present || *used >= buffer_size)
         return;
     char time[32], alg[32], bus[32], wrong[32];
-    collcalc_nccl_tests_format_time(time, sizeof time, style, m->time_us);
-    collcalc_nccl_tests_format_bandwidth(alg, sizeof alg, style, m->algbw_GBps);
-    collcalc_nccl_tests_format_bandwidth(bus, sizeof bus, style, m->busbw_GBps);
+    collcalc_nccl_tests_time_format(time, sizeof time, style, m->time_us);
+    collcalc_nccl_tests_bandwidth_format(alg, sizeof alg, style, m->algbw_GBps);
+    collcalc_nccl_tests_bandwidth_format(bus, sizeof bus, style, m->busbw_GBps);
     if (m->wrong < 0)
         snprintf(wrong, sizeof wrong, "N/A");
     else
@@ -316,7 +316,7 @@ static void append_measurement(char *buffer, size_t buffer_size, size_t *used,
         *used += (size_t)written;
 }
 
-char *collcalc_nccl_tests_format_row(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_row_format(char *buffer, size_t buffer_size,
                                      collcalc_nccl_tests_style style,
                                      const collcalc_nccl_tests_row *row)
 {
@@ -338,7 +338,7 @@ char *collcalc_nccl_tests_format_row(char *buffer, size_t buffer_size,
     return buffer;
 }
 
-char *collcalc_nccl_tests_format_footer_errors(char *buffer, size_t buffer_size, long errors)
+char *collcalc_nccl_tests_footer_errors_format(char *buffer, size_t buffer_size, long errors)
 {
     NEED_ROOM(buffer, buffer_size);
     snprintf(buffer, buffer_size, "# %-20s : %ld %s", "Out of bounds values", errors,
@@ -346,7 +346,7 @@ char *collcalc_nccl_tests_format_footer_errors(char *buffer, size_t buffer_size,
     return buffer;
 }
 
-char *collcalc_nccl_tests_format_footer_avg_busbw(char *buffer, size_t buffer_size,
+char *collcalc_nccl_tests_footer_avg_busbw_format(char *buffer, size_t buffer_size,
                                                   double avg_busbw_GBps)
 {
     NEED_ROOM(buffer, buffer_size);
@@ -373,7 +373,7 @@ double collcalc_nccl_tests_average_busbw(const collcalc_nccl_tests_row *rows, si
     return isfinite(mean) ? mean : 0.0;
 }
 
-char *collcalc_nccl_tests_format_banner(char *buffer, size_t buffer_size, collcalc_op op,
+char *collcalc_nccl_tests_banner_format(char *buffer, size_t buffer_size, collcalc_op op,
                                         bool concluded)
 {
     NEED_ROOM(buffer, buffer_size);

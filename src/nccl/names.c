@@ -271,7 +271,7 @@ static collcalc_status parse_env(const char *text, word_bits_fn bits_of, unsigne
     return COLLCALC_OK;
 }
 
-collcalc_status collcalc_nccl_parse_algo_env(const char *text,
+collcalc_status collcalc_nccl_algo_env_parse(const char *text,
                                              unsigned masks[COLLCALC_NCCL_NUM_FUNCS],
                                              collcalc_diag *diag)
 {
@@ -279,7 +279,7 @@ collcalc_status collcalc_nccl_parse_algo_env(const char *text,
                      diag);
 }
 
-collcalc_status collcalc_nccl_parse_proto_env(const char *text,
+collcalc_status collcalc_nccl_proto_env_parse(const char *text,
                                               unsigned masks[COLLCALC_NCCL_NUM_FUNCS],
                                               collcalc_diag *diag)
 {

@@ -270,8 +270,8 @@ static int judge_run(const check_hooks *hooks, const char *shown, collcalc_nccl_
                               "not enough to judge: %s", j->why);
         break;
     case COLLCALC_VERDICT_BELOW_EXPECTATION:
-        collcalc_format_bytes_iec(a, sizeof a, (double)check->below_min_bytes);
-        collcalc_format_bytes_iec(b, sizeof b, (double)check->below_max_bytes);
+        collcalc_bytes_format_iec(a, sizeof a, (double)check->below_min_bytes);
+        collcalc_bytes_format_iec(b, sizeof b, (double)check->below_max_bytes);
         snprintf(sizes, sizeof sizes, "%s..%s", a, b);
         collcalc_findings_add(
             findings, COLLCALC_SEVERITY_ERROR, "below-expectation",
@@ -293,7 +293,7 @@ static int judge_run(const check_hooks *hooks, const char *shown, collcalc_nccl_
                               100.0 * summary.median_ratio);
         break;
     case COLLCALC_VERDICT_ABOVE_LINE_RATE:
-        collcalc_format_bytes_iec(a, sizeof a, (double)check->above_bytes);
+        collcalc_bytes_format_iec(a, sizeof a, (double)check->above_bytes);
         human_bandwidth_GBps(b, sizeof b, check->above_busbw_GBps);
         collcalc_findings_add(findings, COLLCALC_SEVERITY_WARNING, "above-line-rate",
                               "check whether the fabric reduces in the switches (NVLS, SHARP), the "

@@ -158,8 +158,8 @@ collcalc_status compare_doc_algorithms(document *doc, const collcalc_prepared *p
         }
         for (int i = 0; i < found_count; i++) {
             char human[32], exact[40];
-            collcalc_format_bytes_iec(human, sizeof human, (double)found[i].size_bytes);
-            collcalc_format_grouped_u64(exact, sizeof exact, found[i].size_bytes);
+            collcalc_bytes_format_iec(human, sizeof human, (double)found[i].size_bytes);
+            collcalc_u64_format_grouped(exact, sizeof exact, found[i].size_bytes);
             doc_text(doc, "  %s is faster below %s (%s bytes), %s from there up",
                      collcalc_algo_name(algos[found[i].from]), human, exact,
                      collcalc_algo_name(algos[found[i].to]));
@@ -280,9 +280,9 @@ collcalc_status compare_doc_nccl(document *doc, const collcalc_prepared *setup,
         if (r->runs)
             record_int(switches, "channels", r->channels);
         char from[32], to[32], exact[40];
-        collcalc_format_bytes_iec(from, sizeof from, (double)r->from_bytes);
-        collcalc_format_bytes_iec(to, sizeof to, (double)r->to_bytes);
-        collcalc_format_grouped_u64(exact, sizeof exact, r->from_bytes);
+        collcalc_bytes_format_iec(from, sizeof from, (double)r->from_bytes);
+        collcalc_bytes_format_iec(to, sizeof to, (double)r->to_bytes);
+        collcalc_u64_format_grouped(exact, sizeof exact, r->from_bytes);
         char choice[64];
         if (r->runs)
             snprintf(choice, sizeof choice, "%s/%s", collcalc_nccl_algo_name(r->algo),

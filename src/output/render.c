@@ -241,7 +241,7 @@ static void human_value(char *cell, size_t size, field_kind kind, const record_v
     case FIELD_INT: human_integer(cell, size, v->as.integer); return;
     case FIELD_NUMBER: human_number(cell, size, v->as.number); return;
     case FIELD_BYTES: human_bytes(cell, size, v->as.number); return;
-    case FIELD_BYTES_IEC: collcalc_format_bytes_iec(cell, size, v->as.number); return;
+    case FIELD_BYTES_IEC: collcalc_bytes_format_iec(cell, size, v->as.number); return;
     case FIELD_TIME_US: human_time_us(cell, size, v->as.number); return;
     case FIELD_GBPS: human_bandwidth_GBps(cell, size, v->as.number); return;
     case FIELD_RATIO: human_ratio(cell, size, v->as.number); return;

@@ -304,7 +304,7 @@ void report_header(document *doc, const collcalc_query *query, collcalc_bw_basis
     char size_si[32], size_exact[40], cluster[256], bw[32], bw2[32], a1[32], a2[32];
     report_describe_cluster(&query->cluster, cluster, sizeof cluster);
     human_bytes(size_si, sizeof size_si, (double)query->size_bytes);
-    collcalc_format_grouped_u64(size_exact, sizeof size_exact, query->size_bytes);
+    collcalc_u64_format_grouped(size_exact, sizeof size_exact, query->size_bytes);
     doc_text(doc, "%s of %s (%s bytes) on %s", collcalc_op_title(query->op), size_si, size_exact,
              cluster);
     const collcalc_cluster *c = &query->cluster;
@@ -482,7 +482,7 @@ static void nccl_header(document *doc, const collcalc_prepared *p, const collcal
     const collcalc_query *query = &a->query;
     report_describe_cluster(&query->cluster, cluster, sizeof cluster);
     human_bytes(size_si, sizeof size_si, (double)query->size_bytes);
-    collcalc_format_grouped_u64(size_exact, sizeof size_exact, query->size_bytes);
+    collcalc_u64_format_grouped(size_exact, sizeof size_exact, query->size_bytes);
     doc_text(doc, "%s of %s (%s bytes) on %s", collcalc_op_title(query->op), size_si, size_exact,
              cluster);
     report_nccl_setup_text(setup, sizeof setup, p);

@@ -63,7 +63,7 @@ static void nccl_tests_header(document *doc, const collcalc_query *query, const 
     doc_text(doc, "#");
     for (int i = 0; i < 3; i++)
         doc_text(doc, "%s",
-                 collcalc_nccl_tests_format_header_line(line, sizeof line,
+                 collcalc_nccl_tests_header_line_format(line, sizeof line,
                                                         COLLCALC_NCCL_TESTS_STYLE_CURRENT, i,
                                                         false));
 }
@@ -81,8 +81,8 @@ static void describe_runs(const sweep_point *points, const uint64_t *sizes, int 
         if (same)
             continue;
         char from[32], to[32];
-        collcalc_format_bytes_iec(from, sizeof from, (double)sizes[start]);
-        collcalc_format_bytes_iec(to, sizeof to, (double)sizes[i - 1]);
+        collcalc_bytes_format_iec(from, sizeof from, (double)sizes[start]);
+        collcalc_bytes_format_iec(to, sizeof to, (double)sizes[i - 1]);
         used += (size_t)snprintf(text + used, size - used, "%s%s%s%s %s..%s", start ? ", " : "",
                                  points[start].algorithm, points[start].protocol ? "/" : "",
                                  points[start].protocol ? points[start].protocol : "", from, to);
@@ -244,15 +244,15 @@ collcalc_status sweep_doc(document *doc, const collcalc_prepared *setup, const u
         if (nccl_style) {
             char line[COLLCALC_NCCL_TESTS_LINE_MAX];
             doc_text(doc, "%s",
-                     collcalc_nccl_tests_format_row(line, sizeof line,
+                     collcalc_nccl_tests_row_format(line, sizeof line,
                                                     COLLCALC_NCCL_TESTS_STYLE_CURRENT, &rows[i]));
         }
     }
     if (status == COLLCALC_OK && nccl_style) {
         char line[COLLCALC_NCCL_TESTS_LINE_MAX];
-        doc_text(doc, "%s", collcalc_nccl_tests_format_footer_errors(line, sizeof line, 0));
+        doc_text(doc, "%s", collcalc_nccl_tests_footer_errors_format(line, sizeof line, 0));
         doc_text(doc, "%s",
-                 collcalc_nccl_tests_format_footer_avg_busbw(
+                 collcalc_nccl_tests_footer_avg_busbw_format(
                      line, sizeof line,
                      collcalc_nccl_tests_average_busbw(rows, (size_t)size_count)));
         doc_text(doc, "#");

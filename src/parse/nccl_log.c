@@ -102,7 +102,7 @@ static int read_number(const char *text, double *out)
     if (n == 0 || n >= sizeof word)
         return 0;
     text_copy_n(word, sizeof word, text, n);
-    return collcalc_parse_number(word, 0.0, 1e12, out, NULL) == COLLCALC_OK;
+    return collcalc_number_parse(word, 0.0, 1e12, out, NULL) == COLLCALC_OK;
 }
 
 /* -------------------------------------------------------------- prefix */

@@ -252,7 +252,7 @@ static bool parse_unsigned(const char *token, uint64_t *out)
     }
     digits[used] = '\0';
     long value = 0;
-    if (collcalc_parse_count(digits, 0, LONG_MAX, &value, NULL) != COLLCALC_OK)
+    if (collcalc_count_parse(digits, 0, LONG_MAX, &value, NULL) != COLLCALC_OK)
         return false;
     *out = (uint64_t)value;
     return true;
@@ -295,7 +295,7 @@ static bool parse_signed(const char *token, long *out)
 static bool parse_printed(const char *token, double *out, double *half_unit)
 {
     double value = 0.0;
-    if (collcalc_parse_number(token, 0.0, 1e18, &value, NULL) != COLLCALC_OK)
+    if (collcalc_number_parse(token, 0.0, 1e18, &value, NULL) != COLLCALC_OK)
         return false;
     int decimals = 0;
     const char *dot = strchr(token, '.');

@@ -92,9 +92,9 @@ static void check_format(format_function format, double value)
 
 static void check_all_formats(double value)
 {
-    check_format(collcalc_format_bytes_si, value);
-    check_format(collcalc_format_bytes_iec, value);
-    check_format(collcalc_format_time_us, value);
+    check_format(collcalc_bytes_format_si, value);
+    check_format(collcalc_bytes_format_iec, value);
+    check_format(collcalc_time_us_format, value);
     check_format(collcalc_format_bandwidth_GBps, value);
 }
 
@@ -103,7 +103,7 @@ static void check_all_formats(double value)
 static void check_size_round_trip(uint64_t bytes)
 {
     char grouped[32], plain[32];
-    collcalc_format_grouped_u64(grouped, sizeof grouped, bytes);
+    collcalc_u64_format_grouped(grouped, sizeof grouped, bytes);
     size_t used = 0;
     for (const char *p = grouped; *p != '\0'; p++) {
         if (*p == ',')
@@ -115,7 +115,7 @@ static void check_size_round_trip(uint64_t bytes)
     plain[used] = '\0';
     uint64_t back = 0;
     collcalc_diag diag;
-    if (collcalc_parse_size_bytes(plain, &back, &diag) != COLLCALC_OK || back != bytes)
+    if (collcalc_size_bytes_parse(plain, &back, &diag) != COLLCALC_OK || back != bytes)
         abort();
     check_all_formats((double)bytes);
 }
@@ -131,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     collcalc_status status;
 
     uint64_t bytes = 0;
-    status = collcalc_parse_size_bytes(text, &bytes, &diag);
+    status = collcalc_size_bytes_parse(text, &bytes, &diag);
     if (status == COLLCALC_OK) {
         check_no_exponent(text);
         check_size_round_trip(bytes);
@@ -139,7 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_diag(status, &diag);
 
     double us = -1.0;
-    status = collcalc_parse_time_us(text, &us, &diag);
+    status = collcalc_time_us_parse(text, &us, &diag);
     if (status == COLLCALC_OK) {
         if (!isfinite(us) || us < 0.0)
             abort();
@@ -161,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     long count = 0;
-    status = collcalc_parse_count(text, 1, 1000000, &count, &diag);
+    status = collcalc_count_parse(text, 1, 1000000, &count, &diag);
     if (status == COLLCALC_OK) {
         if (count < 1 || count > 1000000)
             abort();
@@ -171,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     double number = 0.0;
-    status = collcalc_parse_number(text, -1e6, 1e6, &number, &diag);
+    status = collcalc_number_parse(text, -1e6, 1e6, &number, &diag);
     if (status == COLLCALC_OK) {
         if (!isfinite(number) || number < -1e6 || number > 1e6)
             abort();
@@ -191,7 +191,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t raw_bytes;
         memcpy(&raw_bytes, data, sizeof raw_bytes);
         char grouped[32];
-        collcalc_format_grouped_u64(grouped, sizeof grouped, raw_bytes);
+        collcalc_u64_format_grouped(grouped, sizeof grouped, raw_bytes);
         if (strlen(grouped) > 26)
             abort();
     }

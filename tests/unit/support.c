@@ -85,7 +85,7 @@ void test_allocator_install(long allowed)
 {
     budget = allowed;
     attempts = failures = live = 0;
-    collcalc_set_allocator(test_allocator());
+    collcalc_allocator_set(test_allocator());
 }
 
 const collcalc_allocator *test_allocator(void)
@@ -118,7 +118,7 @@ long test_allocation_failure_loop(const char *name, test_load_attempt attempt, c
         diag.message[0] = '\0';
         collcalc_status status = attempt(arg, &diag);
         long made = attempts, refused = failures, left = live;
-        collcalc_set_allocator(NULL);
+        collcalc_allocator_set(NULL);
         if (left != 0)
             print_error("%s, allocation %ld failing: %ld blocks leaked\n", name, allowed + 1, left);
         assert_int_equal(left, 0);

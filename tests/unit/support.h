@@ -54,7 +54,7 @@ char *test_read_file(const char *path, size_t *out_length);
 typedef collcalc_status (*test_load_attempt)(const void *arg, collcalc_diag *diag);
 
 /* Runs attempt with its 1st, 2nd, 3rd ... allocation failing (through
- * collcalc_set_allocator, which cJSON's hooks follow) until it succeeds.
+ * collcalc_allocator_set, which cJSON's hooks follow) until it succeeds.
  * Every failure must be COLLCALC_ERR_NOMEM with "out of memory" in its
  * message and leave no block allocated; the successful run must make
  * exactly as many allocations as failures were tried. Returns that count

@@ -83,11 +83,11 @@ static void test_allocator_hook(void **state)
     /* A partial allocator restores the C library's. */
     collcalc_allocator partial = *test_allocator();
     partial.calloc_fn = NULL;
-    collcalc_set_allocator(&partial);
+    collcalc_allocator_set(&partial);
     test_allocator_clear_attempts();
     collcalc_mem_free(collcalc_mem_malloc(8));
     assert_int_equal(test_allocator_attempts(), 0);
-    collcalc_set_allocator(NULL);
+    collcalc_allocator_set(NULL);
 }
 
 /* ---- tables -------------------------------------------------------------- */

@@ -44,7 +44,7 @@ static void huge_tables_are_refused_unbuilt(void **unused)
     collcalc_status status = collcalc_link_table_parse_named(text, length, "zeros.json", &links,
                                                              &diag);
     long attempts = test_allocator_attempts();
-    collcalc_set_allocator(NULL);
+    collcalc_allocator_set(NULL);
     assert_int_equal(status, COLLCALC_ERR_INVALID);
     assert_null(links);
     assert_string_equal(diag.message,
@@ -60,7 +60,7 @@ static void huge_tables_are_refused_unbuilt(void **unused)
     status = collcalc_platform_table_parse_named(text, length, "p.json", builtin, &platforms,
                                                  &diag);
     attempts = test_allocator_attempts();
-    collcalc_set_allocator(NULL);
+    collcalc_allocator_set(NULL);
     assert_int_equal(status, COLLCALC_ERR_INVALID);
     assert_string_equal(diag.message,
                         "p.json: platforms: must have at most 256 elements (has 8388608)");
@@ -73,7 +73,7 @@ static void huge_tables_are_refused_unbuilt(void **unused)
     test_allocator_install(-1);
     status = collcalc_model_table_parse(text, length, "m.json", &models, &diag);
     attempts = test_allocator_attempts();
-    collcalc_set_allocator(NULL);
+    collcalc_allocator_set(NULL);
     assert_int_equal(status, COLLCALC_ERR_INVALID);
     assert_string_equal(diag.message,
                         "m.json: models: must have at most 256 elements (has 8388608)");

@@ -160,7 +160,7 @@ static void test_builtin_refusals(void **state)
     test_allocator_install(0);
     collcalc_link_table *table = NULL;
     collcalc_status status = collcalc_link_table_builtin(&table, &diag);
-    collcalc_set_allocator(NULL);
+    collcalc_allocator_set(NULL);
     assert_int_equal(status, COLLCALC_OK);
     assert_non_null(collcalc_link_table_find(table, "nvlink5"));
 }

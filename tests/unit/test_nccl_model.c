@@ -187,39 +187,39 @@ static void test_forcing(void **state)
     collcalc_nccl_options o = faithful();
     memcpy(masks, o.algo_mask, sizeof masks);
     collcalc_diag diag;
-    assert_int_equal(collcalc_nccl_parse_algo_env("ring", masks, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_nccl_algo_env_parse("ring", masks, &diag), COLLCALC_OK);
     for (int f = 0; f < COLLCALC_NCCL_NUM_FUNCS; f++)
         assert_int_equal(masks[f], 1u << COLLCALC_NCCL_RING);
-    assert_int_equal(collcalc_nccl_parse_algo_env("^NVLS,tree", masks, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_nccl_algo_env_parse("^NVLS,tree", masks, &diag), COLLCALC_OK);
     assert_int_equal(masks[0], 0x7fu & ~((1u << COLLCALC_NCCL_NVLS) | (1u << COLLCALC_NCCL_TREE)));
-    assert_int_equal(collcalc_nccl_parse_algo_env("allreduce:tree;broadcast:ring", masks, &diag),
+    assert_int_equal(collcalc_nccl_algo_env_parse("allreduce:tree;broadcast:ring", masks, &diag),
                      COLLCALC_OK);
     assert_int_equal(masks[COLLCALC_NCCL_ALLREDUCE], 1u << COLLCALC_NCCL_TREE);
     assert_int_equal(masks[COLLCALC_NCCL_BROADCAST], 1u << COLLCALC_NCCL_RING);
-    assert_int_equal(collcalc_nccl_parse_algo_env("collnet", masks, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_nccl_algo_env_parse("collnet", masks, &diag), COLLCALC_OK);
     assert_int_equal(masks[2],
                      (1u << COLLCALC_NCCL_COLLNET_DIRECT) | (1u << COLLCALC_NCCL_COLLNET_CHAIN));
-    assert_int_equal(collcalc_nccl_parse_algo_env("ring,bogus", masks, &diag),
+    assert_int_equal(collcalc_nccl_algo_env_parse("ring,bogus", masks, &diag),
                      COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "bogus"));
-    assert_int_equal(collcalc_nccl_parse_algo_env("", masks, &diag), COLLCALC_ERR_INVALID);
-    assert_int_equal(collcalc_nccl_parse_algo_env("ring,,tree", masks, &diag),
+    assert_int_equal(collcalc_nccl_algo_env_parse("", masks, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_nccl_algo_env_parse("ring,,tree", masks, &diag),
                      COLLCALC_ERR_INVALID);
-    assert_int_equal(collcalc_nccl_parse_algo_env("allgathr:ring", masks, &diag),
+    assert_int_equal(collcalc_nccl_algo_env_parse("allgathr:ring", masks, &diag),
                      COLLCALC_ERR_INVALID);
-    assert_int_equal(collcalc_nccl_parse_proto_env("^LL128", o.proto_mask, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_nccl_proto_env_parse("^LL128", o.proto_mask, &diag), COLLCALC_OK);
     assert_int_equal(o.proto_mask[4], (1u << COLLCALC_NCCL_LL) | (1u << COLLCALC_NCCL_SIMPLE));
 
     /* Forcing Simple on the worked example: Simple at 1 KiB. */
     collcalc_nccl_system s;
     worked_one_node(&s);
-    assert_int_equal(collcalc_nccl_parse_proto_env("simple", o.proto_mask, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_nccl_proto_env_parse("simple", o.proto_mask, &diag), COLLCALC_OK);
     collcalc_nccl_prediction p = predict(&s, &o, COLLCALC_NCCL_ALLREDUCE, 1024);
     assert_int_equal(collcalc_nccl_selected(&p)->proto, COLLCALC_NCCL_SIMPLE);
     assert_int_equal(cand(&p, COLLCALC_NCCL_RING, COLLCALC_NCCL_LL)->unavailable,
                      COLLCALC_NCCL_FORCED_OFF);
     /* Nothing left: unsupported, with a message. */
-    assert_int_equal(collcalc_nccl_parse_algo_env("tree", o.algo_mask, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_nccl_algo_env_parse("tree", o.algo_mask, &diag), COLLCALC_OK);
     assert_int_equal(collcalc_nccl_predict(&s, k2307, &o, COLLCALC_NCCL_ALLREDUCE, 1024, &p, &diag),
                      COLLCALC_ERR_UNSUPPORTED);
     assert_true(diag.message[0] != '\0');

@@ -160,36 +160,36 @@ static void fit_to_width(void **state)
 {
     (void)state;
     char b[32];
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 5250.2, 7), "5250.20");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 10820.2, 7), "10820.2");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 123456.7, 7), "123457");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 1234567.0, 7), "1234567");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 12345678.9, 7), "1.2e+07");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 0.30, 7), "0.30");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 0.188, 6), "0.19");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 1234.56, 6), "1234.6");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 999999.4, 6), "999999");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, 1234567.0, 6), "1e+06");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, NAN, 6), "n/a");
-    assert_string_equal(collcalc_nccl_tests_format_number(b, sizeof b, INFINITY, 7), "n/a");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 5250.2, 7), "5250.20");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 10820.2, 7), "10820.2");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 123456.7, 7), "123457");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 1234567.0, 7), "1234567");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 12345678.9, 7), "1.2e+07");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 0.30, 7), "0.30");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 0.188, 6), "0.19");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 1234.56, 6), "1234.6");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 999999.4, 6), "999999");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, 1234567.0, 6), "1e+06");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, NAN, 6), "n/a");
+    assert_string_equal(collcalc_nccl_tests_number_format(b, sizeof b, INFINITY, 7), "n/a");
     char small[4];
-    assert_string_equal(collcalc_nccl_tests_format_number(small, sizeof small, 5250.2, 7), "525");
+    assert_string_equal(collcalc_nccl_tests_number_format(small, sizeof small, 5250.2, 7), "525");
     /* legacy thresholds, as most published logs print */
-    assert_string_equal(collcalc_nccl_tests_format_time(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 99.45),
+    assert_string_equal(collcalc_nccl_tests_time_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 99.45),
                         "99.45");
-    assert_string_equal(collcalc_nccl_tests_format_time(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 181.1),
+    assert_string_equal(collcalc_nccl_tests_time_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 181.1),
                         "181.1");
-    assert_string_equal(collcalc_nccl_tests_format_time(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 9919.0),
+    assert_string_equal(collcalc_nccl_tests_time_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 9919.0),
                         "9919.0");
-    assert_string_equal(collcalc_nccl_tests_format_time(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 10390.0),
+    assert_string_equal(collcalc_nccl_tests_time_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 10390.0),
                         "10390");
-    assert_string_equal(collcalc_nccl_tests_format_time(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, 1510.98),
+    assert_string_equal(collcalc_nccl_tests_time_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, 1510.98),
                         "1510.98");
     assert_string_equal(
-        collcalc_nccl_tests_format_bandwidth(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 1234.567),
+        collcalc_nccl_tests_bandwidth_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 1234.567),
         "1234.57");
     assert_string_equal(
-        collcalc_nccl_tests_format_bandwidth(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, 1234.567),
+        collcalc_nccl_tests_bandwidth_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, 1234.567),
         "1234.6");
 }
 
@@ -203,7 +203,7 @@ static const char *predicted_row(char *buffer, size_t size, collcalc_nccl_tests_
     assert_int_equal(collcalc_nccl_tests_row_for(op, bytes, ranks, 0, "float", &row, NULL), COLLCALC_OK);
     row.out_of_place = collcalc_nccl_tests_measure(op, ranks, row.size_bytes, time_oop, 0);
     row.in_place = collcalc_nccl_tests_measure(op, ranks, row.size_bytes, time_ip, 0);
-    return collcalc_nccl_tests_format_row(buffer, size, style, &row);
+    return collcalc_nccl_tests_row_format(buffer, size, style, &row);
 }
 
 static void rows_reproduced(void **state)
@@ -241,7 +241,7 @@ static void rows_reproduced(void **state)
                      COLLCALC_OK);
     row.out_of_place = collcalc_nccl_tests_measure(COLLCALC_OP_BROADCAST, 8, row.size_bytes, 5.45,
                                                    COLLCALC_NCCL_TESTS_WRONG_NA);
-    assert_string_equal(collcalc_nccl_tests_format_row(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, &row),
+    assert_string_equal(collcalc_nccl_tests_row_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, &row),
                         "        1024           256     float    none       0     5.45    0.19    0.19"
                         "     N/A");
     collcalc_diag diag;
@@ -271,44 +271,44 @@ static void header_and_footer(void **state)
     (void)state;
     char b[COLLCALC_NCCL_TESTS_LINE_MAX];
     /* nccl_allreduce_gb200_nvl72_..._coreweave.txt keeps the trailing blanks */
-    assert_string_equal(collcalc_nccl_tests_format_header_line(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 0,
+    assert_string_equal(collcalc_nccl_tests_header_line_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 0,
                                                                false),
                         "#                                                              out-of-place"
                         "                       in-place          ");
-    assert_string_equal(collcalc_nccl_tests_format_header_line(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 1,
+    assert_string_equal(collcalc_nccl_tests_header_line_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 1,
                                                                false),
                         "#       size         count      type   redop    root     time   algbw   busbw"
                         " #wrong     time   algbw   busbw #wrong");
-    assert_string_equal(collcalc_nccl_tests_format_header_line(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 2,
+    assert_string_equal(collcalc_nccl_tests_header_line_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_LEGACY, 2,
                                                                false),
                         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)"
                         "            (us)  (GB/s)  (GB/s)       ");
-    assert_string_equal(collcalc_nccl_tests_format_header_line(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT,
+    assert_string_equal(collcalc_nccl_tests_header_line_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT,
                                                                1, false),
                         "#       size         count      type   redop    root     time   algbw   busbw"
                         "  #wrong     time   algbw   busbw  #wrong");
-    assert_string_equal(collcalc_nccl_tests_format_header_line(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT,
+    assert_string_equal(collcalc_nccl_tests_header_line_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT,
                                                                2, false),
                         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)"
                         "             (us)  (GB/s)  (GB/s)        ");
-    assert_string_equal(collcalc_nccl_tests_format_header_line(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT,
+    assert_string_equal(collcalc_nccl_tests_header_line_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT,
                                                                1, true),
                         "#       size         count      type   redop    root  cputime   algbw   busbw"
                         "  #wrong  cputime   algbw   busbw  #wrong");
-    assert_string_equal(collcalc_nccl_tests_format_header_line(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT,
+    assert_string_equal(collcalc_nccl_tests_header_line_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT,
                                                                3, false),
                         "");
-    assert_string_equal(collcalc_nccl_tests_format_footer_errors(b, sizeof b, 0),
+    assert_string_equal(collcalc_nccl_tests_footer_errors_format(b, sizeof b, 0),
                         "# Out of bounds values : 0 OK");
-    assert_string_equal(collcalc_nccl_tests_format_footer_errors(b, sizeof b, 12),
+    assert_string_equal(collcalc_nccl_tests_footer_errors_format(b, sizeof b, 12),
                         "# Out of bounds values : 12 FAILED");
-    assert_string_equal(collcalc_nccl_tests_format_footer_avg_busbw(b, sizeof b, 745.53),
+    assert_string_equal(collcalc_nccl_tests_footer_avg_busbw_format(b, sizeof b, 745.53),
                         "# Avg bus bandwidth    : 745.53 ");
-    assert_string_equal(collcalc_nccl_tests_format_footer_avg_busbw(b, sizeof b, NAN),
+    assert_string_equal(collcalc_nccl_tests_footer_avg_busbw_format(b, sizeof b, NAN),
                         "# Avg bus bandwidth    : 0 ");
-    assert_string_equal(collcalc_nccl_tests_format_banner(b, sizeof b, COLLCALC_OP_ALLGATHER, false),
+    assert_string_equal(collcalc_nccl_tests_banner_format(b, sizeof b, COLLCALC_OP_ALLGATHER, false),
                         "# Collective test starting: all_gather_perf");
-    assert_string_equal(collcalc_nccl_tests_format_banner(b, sizeof b, COLLCALC_OP_SENDRECV, true),
+    assert_string_equal(collcalc_nccl_tests_banner_format(b, sizeof b, COLLCALC_OP_SENDRECV, true),
                         "# Collective test concluded: sendrecv_perf");
 }
 
@@ -328,7 +328,7 @@ static void average_over_every_measurement(void **state)
     }
     double avg = collcalc_nccl_tests_average_busbw(rows, 5);
     char b[64];
-    assert_string_equal(collcalc_nccl_tests_format_footer_avg_busbw(b, sizeof b, avg),
+    assert_string_equal(collcalc_nccl_tests_footer_avg_busbw_format(b, sizeof b, avg),
                         "# Avg bus bandwidth    : 745.53 ");
     rows[4].in_place.present = false; /* absent columns do not count */
     assert_close(collcalc_nccl_tests_average_busbw(rows, 5), (avg * 10 - 846.82) / 9, 1e-9);
@@ -348,13 +348,13 @@ static void row_init_defaults(void **state)
     assert_false(row.out_of_place.present);
     assert_false(row.in_place.present);
     char b[COLLCALC_NCCL_TESTS_LINE_MAX];
-    assert_string_equal(collcalc_nccl_tests_format_row(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, &row),
+    assert_string_equal(collcalc_nccl_tests_row_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, &row),
                         "           0             0     float    none      -1");
     /* unterminated names in a caller's row are not read past */
     memset(row.type, 'x', sizeof row.type);
-    collcalc_nccl_tests_format_row(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, &row);
+    collcalc_nccl_tests_row_format(b, sizeof b, COLLCALC_NCCL_TESTS_STYLE_CURRENT, &row);
     assert_non_null(strstr(b, "xxxxxxxxxxxxxxx "));
-    assert_null(collcalc_nccl_tests_format_row(NULL, 10, COLLCALC_NCCL_TESTS_STYLE_CURRENT, &row));
+    assert_null(collcalc_nccl_tests_row_format(NULL, 10, COLLCALC_NCCL_TESTS_STYLE_CURRENT, &row));
 }
 
 int main(void)

@@ -179,7 +179,7 @@ static void test_size_accepts(void **state)
     for (size_t i = 0; i < COUNT_OF(size_ok); i++) {
         collcalc_diag diag = {{0}};
         uint64_t bytes = 12345;
-        collcalc_status status = collcalc_parse_size_bytes(size_ok[i].input, &bytes, &diag);
+        collcalc_status status = collcalc_size_bytes_parse(size_ok[i].input, &bytes, &diag);
         if (status != COLLCALC_OK || bytes != size_ok[i].bytes) {
             print_error("input '%s': status %d (%s), got %llu, wanted %llu\n", size_ok[i].input,
                         (int)status, diag.message, (unsigned long long)bytes,
@@ -195,7 +195,7 @@ static void test_size_rejects(void **state)
     for (size_t i = 0; i < COUNT_OF(size_bad); i++) {
         collcalc_diag diag = {{0}};
         uint64_t bytes = 12345;
-        collcalc_status status = collcalc_parse_size_bytes(size_bad[i].input, &bytes, &diag);
+        collcalc_status status = collcalc_size_bytes_parse(size_bad[i].input, &bytes, &diag);
         check_message(status, &diag, size_bad[i].input, size_bad[i].message);
         assert_int_equal(bytes, 12345);
     }
@@ -239,7 +239,7 @@ static void test_size_every_unit_and_digit_count(void **state)
                 over |= __builtin_mul_overflow(number, UNITS[u].bytes, &want);
                 uint64_t bytes = 1;
                 collcalc_diag diag = {{0}};
-                collcalc_status status = collcalc_parse_size_bytes(text, &bytes, &diag);
+                collcalc_status status = collcalc_size_bytes_parse(text, &bytes, &diag);
                 if (over || want > (uint64_t)INT64_MAX) {
                     assert_int_equal(status, COLLCALC_ERR_INVALID);
                     assert_non_null(strstr(diag.message, "too large"));
@@ -317,7 +317,7 @@ static void test_size_short_suffixes(void **state)
                     if (strcmp(text + 2, UNITS[u].unit) == 0)
                         want = 12 * UNITS[u].bytes;
                 uint64_t bytes = 0;
-                collcalc_status status = collcalc_parse_size_bytes(text, &bytes, NULL);
+                collcalc_status status = collcalc_size_bytes_parse(text, &bytes, NULL);
                 if (want == 0) {
                     assert_int_not_equal(status, COLLCALC_OK);
                 } else {
@@ -336,10 +336,10 @@ static void test_size_null_arguments(void **state)
     (void)state;
     uint64_t bytes = 7;
     collcalc_diag diag = {{0}};
-    check_message(collcalc_parse_size_bytes(NULL, &bytes, &diag), &diag, "(null)",
+    check_message(collcalc_size_bytes_parse(NULL, &bytes, &diag), &diag, "(null)",
                   "the text is empty");
-    assert_int_equal(collcalc_parse_size_bytes("8Mx", &bytes, NULL), COLLCALC_ERR_INVALID);
-    assert_int_equal(collcalc_parse_size_bytes("8M", NULL, NULL), COLLCALC_OK);
+    assert_int_equal(collcalc_size_bytes_parse("8Mx", &bytes, NULL), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_size_bytes_parse("8M", NULL, NULL), COLLCALC_OK);
     assert_int_equal(bytes, 7);
 }
 
@@ -396,7 +396,7 @@ static void test_time_accepts(void **state)
     for (size_t i = 0; i < COUNT_OF(time_ok); i++) {
         collcalc_diag diag = {{0}};
         double us = -1.0;
-        collcalc_status status = collcalc_parse_time_us(time_ok[i].input, &us, &diag);
+        collcalc_status status = collcalc_time_us_parse(time_ok[i].input, &us, &diag);
         if (status != COLLCALC_OK) {
             print_error("input '%s': %s\n", time_ok[i].input, diag.message);
             fail();
@@ -411,7 +411,7 @@ static void test_time_rejects(void **state)
     for (size_t i = 0; i < COUNT_OF(time_bad); i++) {
         collcalc_diag diag = {{0}};
         double us = -1.0;
-        collcalc_status status = collcalc_parse_time_us(time_bad[i].input, &us, &diag);
+        collcalc_status status = collcalc_time_us_parse(time_bad[i].input, &us, &diag);
         check_message(status, &diag, time_bad[i].input, time_bad[i].message);
         assert_true(us == -1.0);
     }
@@ -537,7 +537,7 @@ static void test_count_accepts(void **state)
     for (size_t i = 0; i < COUNT_OF(count_ok); i++) {
         collcalc_diag diag = {{0}};
         long value = -99;
-        collcalc_status status = collcalc_parse_count(count_ok[i].input, count_ok[i].min_value,
+        collcalc_status status = collcalc_count_parse(count_ok[i].input, count_ok[i].min_value,
                                                       count_ok[i].max_value, &value, &diag);
         if (status != COLLCALC_OK || value != count_ok[i].value) {
             print_error("input '%s': status %d (%s), got %ld\n", count_ok[i].input, (int)status,
@@ -553,7 +553,7 @@ static void test_count_rejects(void **state)
     for (size_t i = 0; i < COUNT_OF(count_bad); i++) {
         collcalc_diag diag = {{0}};
         long value = -99;
-        collcalc_status status = collcalc_parse_count(count_bad[i].input, count_bad[i].min_value,
+        collcalc_status status = collcalc_count_parse(count_bad[i].input, count_bad[i].min_value,
                                                       count_bad[i].max_value, &value, &diag);
         check_message(status, &diag, count_bad[i].input, count_bad[i].message);
         assert_int_equal(value, -99);
@@ -613,7 +613,7 @@ static void test_number_accepts(void **state)
     for (size_t i = 0; i < COUNT_OF(number_ok); i++) {
         collcalc_diag diag = {{0}};
         double value = -99.0;
-        collcalc_status status = collcalc_parse_number(
+        collcalc_status status = collcalc_number_parse(
             number_ok[i].input, number_ok[i].min_value, number_ok[i].max_value, &value, &diag);
         if (status != COLLCALC_OK || value != number_ok[i].value) {
             print_error("input '%s': status %d (%s), got %.17g\n", number_ok[i].input,
@@ -629,7 +629,7 @@ static void test_number_rejects(void **state)
     for (size_t i = 0; i < COUNT_OF(number_bad); i++) {
         collcalc_diag diag = {{0}};
         double value = -99.0;
-        collcalc_status status = collcalc_parse_number(
+        collcalc_status status = collcalc_number_parse(
             number_bad[i].input, number_bad[i].min_value, number_bad[i].max_value, &value, &diag);
         check_message(status, &diag, number_bad[i].input, number_bad[i].message);
         assert_true(value == -99.0);
@@ -640,7 +640,7 @@ static void test_number_negative_zero_is_zero(void **state)
 {
     (void)state;
     double value = 1.0;
-    assert_int_equal(collcalc_parse_number("-0", 0.0, 1.0, &value, NULL), COLLCALC_OK);
+    assert_int_equal(collcalc_number_parse("-0", 0.0, 1.0, &value, NULL), COLLCALC_OK);
     assert_true(value == 0.0 && !signbit(value));
 }
 
@@ -759,19 +759,19 @@ static const format_case bandwidth_cases[] = {
 static void test_format_bytes_si(void **state)
 {
     (void)state;
-    check_formats(collcalc_format_bytes_si, bytes_si_cases, COUNT_OF(bytes_si_cases));
+    check_formats(collcalc_bytes_format_si, bytes_si_cases, COUNT_OF(bytes_si_cases));
 }
 
 static void test_format_bytes_iec(void **state)
 {
     (void)state;
-    check_formats(collcalc_format_bytes_iec, bytes_iec_cases, COUNT_OF(bytes_iec_cases));
+    check_formats(collcalc_bytes_format_iec, bytes_iec_cases, COUNT_OF(bytes_iec_cases));
 }
 
 static void test_format_time(void **state)
 {
     (void)state;
-    check_formats(collcalc_format_time_us, time_cases, COUNT_OF(time_cases));
+    check_formats(collcalc_time_us_format, time_cases, COUNT_OF(time_cases));
 }
 
 static void test_format_bandwidth(void **state)
@@ -797,7 +797,7 @@ static void test_format_grouped(void **state)
     };
     for (size_t i = 0; i < COUNT_OF(cases); i++) {
         char buffer[32];
-        assert_ptr_equal(collcalc_format_grouped_u64(buffer, sizeof buffer, cases[i].value),
+        assert_ptr_equal(collcalc_u64_format_grouped(buffer, sizeof buffer, cases[i].value),
                          buffer);
         assert_string_equal(buffer, cases[i].text);
     }
@@ -809,7 +809,7 @@ static void test_format_truncates(void **state)
     (void)state;
     char buffer[16];
     memset(buffer, 'Z', sizeof buffer);
-    collcalc_format_grouped_u64(buffer, 5, 175000000);
+    collcalc_u64_format_grouped(buffer, 5, 175000000);
     assert_string_equal(buffer, "175,");
     assert_int_equal(buffer[5], 'Z');
 
@@ -819,16 +819,16 @@ static void test_format_truncates(void **state)
     assert_int_equal(buffer[4], 'Z');
 
     memset(buffer, 'Z', sizeof buffer);
-    collcalc_format_time_us(buffer, 1, 97.2);
+    collcalc_time_us_format(buffer, 1, 97.2);
     assert_string_equal(buffer, "");
     assert_int_equal(buffer[1], 'Z');
 
     memset(buffer, 'Z', sizeof buffer);
-    assert_ptr_equal(collcalc_format_bytes_si(buffer, 0, 1.0), buffer);
+    assert_ptr_equal(collcalc_bytes_format_si(buffer, 0, 1.0), buffer);
     assert_int_equal(buffer[0], 'Z');
 
     memset(buffer, 'Z', sizeof buffer);
-    collcalc_format_bytes_iec(buffer, 3, NAN);
+    collcalc_bytes_format_iec(buffer, 3, NAN);
     assert_string_equal(buffer, "n/");
 }
 
@@ -839,26 +839,26 @@ static void test_size_round_trip(void **state)
     static const uint64_t values[] = {0, 1, 1023, 1024, 262144, 1073741824, INT64_MAX}; /* the largest size */
     for (size_t i = 0; i < COUNT_OF(values); i++) {
         char text[32], plain[32];
-        collcalc_format_grouped_u64(text, sizeof text, values[i]);
+        collcalc_u64_format_grouped(text, sizeof text, values[i]);
         size_t used = 0;
         for (const char *p = text; *p != '\0'; p++)
             if (*p != ',')
                 plain[used++] = *p;
         plain[used] = '\0';
         uint64_t back = 0;
-        assert_int_equal(collcalc_parse_size_bytes(plain, &back, NULL), COLLCALC_OK);
+        assert_int_equal(collcalc_size_bytes_parse(plain, &back, NULL), COLLCALC_OK);
         assert_true(back == values[i]);
     }
     /* Exact IEC names parse back too once the space is removed. */
     static const uint64_t exact[] = {100, 262144, 1073741824, UINT64_C(1) << 50};
     for (size_t i = 0; i < COUNT_OF(exact); i++) {
         char text[32], joined[32];
-        collcalc_format_bytes_iec(text, sizeof text, (double)exact[i]);
+        collcalc_bytes_format_iec(text, sizeof text, (double)exact[i]);
         const char *space = strchr(text, ' ');
         assert_non_null(space);
         snprintf(joined, sizeof joined, "%.*s%s", (int)(space - text), text, space + 1);
         uint64_t back = 0;
-        assert_int_equal(collcalc_parse_size_bytes(joined, &back, NULL), COLLCALC_OK);
+        assert_int_equal(collcalc_size_bytes_parse(joined, &back, NULL), COLLCALC_OK);
         assert_true(back == exact[i]);
     }
 }
@@ -873,22 +873,22 @@ static void test_exponents_refused_everywhere(void **state)
     uint64_t bytes = 7;
     double value = 7.0;
     long count = 7;
-    assert_int_equal(collcalc_parse_size_bytes("1e6", &bytes, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_size_bytes_parse("1e6", &bytes, &diag), COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "exponents are not allowed"));
-    assert_int_equal(collcalc_parse_time_us("1e3ns", &value, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_time_us_parse("1e3ns", &value, &diag), COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "exponents are not allowed"));
     assert_int_equal(collcalc_parse_bandwidth_GBps("1e-300GB/s", &value, &diag),
                      COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "exponents are not allowed"));
-    assert_int_equal(collcalc_parse_count("1e3", 1, 100000, &count, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_count_parse("1e3", 1, 100000, &count, &diag), COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "exponents are not allowed"));
-    assert_int_equal(collcalc_parse_number("1e3", 0.0, 1e6, &value, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_number_parse("1e3", 0.0, 1e6, &value, &diag), COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "exponents are not allowed"));
     assert_true(bytes == 7 && value == 7.0 && count == 7);
     /* --alpha 0 needs no unit; other times do. */
-    assert_int_equal(collcalc_parse_time_us("0", &value, &diag), COLLCALC_OK);
+    assert_int_equal(collcalc_time_us_parse("0", &value, &diag), COLLCALC_OK);
     assert_true(value == 0.0);
-    assert_int_equal(collcalc_parse_time_us("2", &value, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_time_us_parse("2", &value, &diag), COLLCALC_ERR_INVALID);
 }
 
 /* A pasted megabyte is echoed as 60 bytes and "...". */
@@ -901,10 +901,10 @@ static void test_echo_is_bounded(void **state)
     memset(huge, '7', length);
     memcpy(huge + length, "MB", 3);
     collcalc_diag diag;
-    assert_int_equal(collcalc_parse_size_bytes(huge, NULL, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_size_bytes_parse(huge, NULL, &diag), COLLCALC_ERR_INVALID);
     assert_non_null(strstr(diag.message, "...': too large"));
     huge[length] = 'x';
-    assert_int_equal(collcalc_parse_size_bytes(huge, NULL, &diag), COLLCALC_ERR_INVALID);
+    assert_int_equal(collcalc_size_bytes_parse(huge, NULL, &diag), COLLCALC_ERR_INVALID);
     /* "invalid size '" + 60 digits + "...': too large..." */
     assert_true(strlen(diag.message) < 200);
     assert_non_null(strstr(diag.message, "7777777777...'"));
