@@ -395,3 +395,108 @@ bool batch_looks_like_csv(const char *text, size_t length)
             return false;
     return true;
 }
+
+bool batch_csv_header_read(batch_csv_header *header, char *text, size_t length,
+                           batch_csv_resolve_fn resolve, void *context, char *why, size_t size)
+{
+    char *fields[BATCH_WORDS_MAX];
+    const char *error = NULL;
+    int n = batch_split_csv(text, length, fields, BATCH_WORDS_MAX, &error);
+    if (n < 0) {
+        snprintf(why, size, "CSV header: %s", error);
+        return false;
+    }
+    header->columns = n;
+    header->op_column = -1;
+    for (int c = 0; c < n; c++) {
+        const char *name = fields[c];
+        while (*name == '-')
+            name++;
+        if (strcmp(name, "op") == 0 && header->op_column < 0) {
+            header->op_column = c;
+            continue;
+        }
+        char tail[256];
+        if (!resolve(context, name, &header->column[c], tail, sizeof tail)) {
+            char shown[COLLCALC_ECHO_BUFFER];
+            collcalc_echo(shown, sizeof shown, fields[c]);
+            snprintf(why, size, "CSV header: column '%s'%s", shown, tail);
+            return false;
+        }
+    }
+    if (header->op_column < 0) {
+        snprintf(why, size, "CSV header: no 'op' column (the collective of each row: "
+                            "allreduce, allgather, ...)");
+        return false;
+    }
+    return true;
+}
+
+static bool word_in(const char *word, const char *const *list)
+{
+    for (; *list != NULL; list++)
+        if (strcmp(word, *list) == 0)
+            return true;
+    return false;
+}
+
+int batch_csv_row_words(batch_csv_header *header, char *text, size_t length, char **argv,
+                        size_t *lengths, int max, char *why, size_t size)
+{
+    static const char *const YES[] = {"true", "yes", "1", "on", NULL};
+    static const char *const NO[] = {"false", "no", "0", "off", NULL};
+    char *fields[BATCH_WORDS_MAX];
+    const char *error = NULL;
+    int n = batch_split_csv(text, length, fields, BATCH_WORDS_MAX, &error);
+    if (n < 0) {
+        snprintf(why, size, "%s", error);
+        return -1;
+    }
+    if (n != header->columns) {
+        snprintf(why, size, "%d field%s; the header has %d", n, n == 1 ? "" : "s",
+                 header->columns);
+        return -1;
+    }
+    int argc = 0;
+    argv[argc++] = fields[header->op_column];
+    for (int c = 0; c < n; c++) {
+        if (c == header->op_column || fields[c][0] == '\0')
+            continue;
+        batch_csv_column *column = &header->column[c];
+        if (column->flag) {
+            if (word_in(fields[c], NO))
+                continue;
+            if (!word_in(fields[c], YES)) {
+                char shown[COLLCALC_ECHO_BUFFER];
+                collcalc_echo(shown, sizeof shown, fields[c]);
+                snprintf(why, size, "column '%s': true or false, not '%s'", column->name, shown);
+                return -1;
+            }
+            argv[argc++] = column->spelled;
+            continue;
+        }
+        char *value = fields[c];
+        for (;;) {
+            char *next = column->repeatable ? strchr(value, ';') : NULL;
+            if (next != NULL)
+                *next = '\0';
+            if (argc + 2 > max) {
+                snprintf(why, size, "too many values");
+                return -1;
+            }
+            argv[argc++] = column->spelled;
+            argv[argc++] = value;
+            if (next == NULL)
+                break;
+            value = next + 1;
+        }
+    }
+    argv[argc] = NULL;
+    if (argv[0][0] == '\0') {
+        snprintf(why, size, "no op (the 'op' column is empty)");
+        return -1;
+    }
+    for (int i = 0; i < argc; i++)
+        lengths[i] = strlen(argv[i]);
+    return argc;
+}

@@ -108,6 +108,40 @@ size_t batch_size_option(const char *text, size_t length);
  * around unquoted fields are trimmed. Returns the field count or -1. */
 int batch_split_csv(char *text, size_t length, char **fields, int max, const char **error);
 
+/* A column of CSV input, as the caller resolved its header name. */
+typedef struct {
+    char spelled[48]; /* the option as a word of a query: "--size" */
+    char name[48];    /* as messages name the column: "size" */
+    bool flag;        /* takes no value: its cell is true or false */
+    bool repeatable;  /* several values in one cell, separated by ';' */
+} batch_csv_column;
+
+typedef struct {
+    int columns, op_column;
+    batch_csv_column column[BATCH_WORDS_MAX];
+} batch_csv_header;
+
+/* Resolves a header name (its leading dashes dropped): true with *out
+ * filled, else false with what follows "column 'NAME'" in the message
+ * (" is not an option ...", ": give it on the command line") in why. */
+typedef bool (*batch_csv_resolve_fn)(void *context, const char *name, batch_csv_column *out,
+                                     char *why, size_t size);
+
+/* Reads a CSV header line (split in place): the "op" column, and every
+ * other column through resolve. False with why ("CSV header: ...") when a
+ * column is not known or there is no op column. */
+bool batch_csv_header_read(batch_csv_header *header, char *text, size_t length,
+                           batch_csv_resolve_fn resolve, void *context, char *why, size_t size);
+
+/* A CSV row (split in place) as the argument vector the same query would
+ * have: argv[0] the op, then "--option value" per filled cell (a flag's
+ * "true" gives the option alone, "false" nothing), argv[argc] NULL, each
+ * word's length in lengths (the option words point into header). At most
+ * max words (and the NULL). Returns
+ * argc, or -1 with why. */
+int batch_csv_row_words(batch_csv_header *header, char *text, size_t length, char **argv,
+                        size_t *lengths, int max, char *why, size_t size);
+
 /* True when the first query line is a CSV header: it has a comma and no
  * option written as " -x" / " --x". */
 bool batch_looks_like_csv(const char *text, size_t length);

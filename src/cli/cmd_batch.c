@@ -45,11 +45,8 @@ typedef struct {
     char capture_text[2048];
     long failed;
     long last_line; /* the last line run */
-    /* CSV input: the header's columns */
-    bool csv;
-    int columns, op_column;
-    option_id column_id[BATCH_WORDS_MAX];
-    char column_option[BATCH_WORDS_MAX][48]; /* "--size" */
+    bool csv; /* CSV input, with its header */
+    batch_csv_header header;
 } batch_state;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -224,133 +221,64 @@ static void run_query(batch_state *s, long line_no, int argc, char **argv, const
     write_answer(s, line_no, spec);
 }
 
+/* A CSV header's column: an option of the collective commands that may
+ * be given in a query (batch_csv_header_read). */
+static bool resolve_column(void *context, const char *name, batch_csv_column *out, char *why,
+                           size_t size)
+{
+    const batch_state *s = context;
+    option_id id = OPT_NONE;
+    const char *names[OPT_COUNT];
+    size_t name_count = 0;
+    for (const option_use *use = s->accepted; use->id != OPT_NONE; use++) {
+        const option_def *def = option_def_of(use->id);
+        if (refused_in_line(use->id) == NULL)
+            names[name_count++] = def->name;
+        if (strcmp(def->name, name) == 0 || (def->alias != NULL && strcmp(def->alias, name) == 0))
+            id = use->id;
+    }
+    if (id == OPT_NONE) {
+        char hint[160];
+        message_suggest(hint, sizeof hint, name, names, name_count, "");
+        snprintf(why, size, " is not an option of the collective commands%s", hint);
+        return false;
+    }
+    const char *refused = refused_in_line(id);
+    if (refused != NULL) {
+        snprintf(why, size, ": %s", refused);
+        return false;
+    }
+    const option_def *def = option_def_of(id);
+    option_long(id, out->spelled, sizeof out->spelled);
+    snprintf(out->name, sizeof out->name, "%s", def->name);
+    out->flag = def->value_name == NULL;
+    out->repeatable = id == OPT_ALGO;
+    return true;
+}
+
 /* The CSV header: "op" and option names of the collective commands. */
 static int read_header(batch_state *s, long line_no, char *text, size_t length)
 {
-    char *fields[BATCH_WORDS_MAX];
-    const char *why = NULL;
-    int n = batch_split_csv(text, length, fields, BATCH_WORDS_MAX, &why);
-    if (n < 0) {
-        line_error(s, line_no, "CSV header: %s", why);
-        return EXIT_DATA;
-    }
+    char why[512];
     s->csv = true;
-    s->columns = n;
-    s->op_column = -1;
-    const char *names[OPT_COUNT];
-    size_t name_count = 0;
-    for (const option_use *use = s->accepted; use->id != OPT_NONE; use++)
-        if (refused_in_line(use->id) == NULL)
-            names[name_count++] = option_def_of(use->id)->name;
-    for (int c = 0; c < n; c++) {
-        const char *name = fields[c];
-        while (*name == '-')
-            name++;
-        s->column_id[c] = OPT_NONE;
-        if (strcmp(name, "op") == 0 && s->op_column < 0) {
-            s->op_column = c;
-            continue;
-        }
-        for (const option_use *use = s->accepted; use->id != OPT_NONE; use++) {
-            const option_def *def = option_def_of(use->id);
-            if (strcmp(def->name, name) == 0 ||
-                (def->alias != NULL && strcmp(def->alias, name) == 0))
-                s->column_id[c] = use->id;
-        }
-        char shown[COLLCALC_ECHO_BUFFER];
-        collcalc_echo(shown, sizeof shown, fields[c]);
-        if (s->column_id[c] == OPT_NONE) {
-            char hint[160];
-            message_suggest(hint, sizeof hint, name, names, name_count, "");
-            line_error(s, line_no, "CSV header: column '%s' is not an option of the collective "
-                                   "commands%s",
-                       shown, hint);
-            return EXIT_DATA;
-        }
-        if ((why = refused_in_line(s->column_id[c])) != NULL) {
-            line_error(s, line_no, "CSV header: column '%s': %s", shown, why);
-            return EXIT_DATA;
-        }
-        option_long(s->column_id[c], s->column_option[c], sizeof s->column_option[c]);
-    }
-    if (s->op_column < 0) {
-        line_error(s, line_no, "CSV header: no 'op' column (the collective of each row: "
-                               "allreduce, allgather, ...)");
-        return EXIT_DATA;
-    }
-    return 0;
-}
-
-static bool word_in(const char *word, const char *const *list)
-{
-    for (; *list != NULL; list++)
-        if (strcmp(word, *list) == 0)
-            return true;
-    return false;
+    if (batch_csv_header_read(&s->header, text, length, resolve_column, s, why, sizeof why))
+        return 0;
+    line_error(s, line_no, "%s", why);
+    return EXIT_DATA;
 }
 
 /* A CSV row becomes the argument vector the same query would have. */
 static void run_csv_row(batch_state *s, long line_no, char *text, size_t length)
 {
-    static const char *const YES[] = {"true", "yes", "1", "on", NULL};
-    static const char *const NO[] = {"false", "no", "0", "off", NULL};
-    char *fields[BATCH_WORDS_MAX];
-    const char *why = NULL;
-    int n = batch_split_csv(text, length, fields, BATCH_WORDS_MAX, &why);
-    if (n < 0) {
-        line_error(s, line_no, "%s", why);
-        return;
-    }
-    if (n != s->columns) {
-        line_error(s, line_no, "%d field%s; the header has %d", n, n == 1 ? "" : "s", s->columns);
-        return;
-    }
-    char *argv[ARGS_MAX];
-    int argc = 0;
-    argv[argc++] = fields[s->op_column];
-    for (int c = 0; c < n; c++) {
-        if (c == s->op_column || fields[c][0] == '\0')
-            continue;
-        const option_def *def = option_def_of(s->column_id[c]);
-        if (def->value_name == NULL) {
-            if (word_in(fields[c], NO))
-                continue;
-            if (!word_in(fields[c], YES)) {
-                char shown[COLLCALC_ECHO_BUFFER];
-                collcalc_echo(shown, sizeof shown, fields[c]);
-                line_error(s, line_no, "column '%s': true or false, not '%s'", def->name, shown);
-                return;
-            }
-            argv[argc++] = s->column_option[c];
-            continue;
-        }
-        /* A repeatable option takes several values separated by ';'. */
-        char *value = fields[c];
-        bool repeatable = s->column_id[c] == OPT_ALGO;
-        for (;;) {
-            char *next = repeatable ? strchr(value, ';') : NULL;
-            if (next != NULL)
-                *next = '\0';
-            if (argc + 2 > ARGS_MAX) {
-                line_error(s, line_no, "too many values");
-                return;
-            }
-            argv[argc++] = s->column_option[c];
-            argv[argc++] = value;
-            if (next == NULL)
-                break;
-            value = next + 1;
-        }
-    }
-    argv[argc] = NULL;
-    if (argv[0][0] == '\0') {
-        line_error(s, line_no, "no op (the 'op' column is empty)");
-        return;
-    }
+    char *argv[ARGS_MAX + 1];
     size_t lengths[ARGS_MAX];
-    for (int i = 0; i < argc; i++)
-        lengths[i] = strlen(argv[i]);
-    run_query(s, line_no, argc, argv, lengths, NULL);
+    char why[512];
+    int argc = batch_csv_row_words(&s->header, text, length, argv, lengths, ARGS_MAX, why,
+                                   sizeof why);
+    if (argc < 0)
+        line_error(s, line_no, "%s", why);
+    else
+        run_query(s, line_no, argc, argv, lengths, NULL);
 }
 
 /* A line read (read_lines), with its key once it is made. */
