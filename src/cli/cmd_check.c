@@ -70,6 +70,9 @@ static int run_model(void *context, const collcalc_nccl_tests_run *run, bool mod
         return code;
     memset(out, 0, sizeof *out);
     out->platform = platform;
+    out->guessed = arg_value(&ctx->args, OPT_PLATFORM) == NULL;
+    if (cli_platforms(ctx, &out->platforms) != 0)
+        out->platforms = NULL;
     out->nodes = nodes;
     out->gpus_per_node = gpus_per_node;
     if (platform == NULL || run->ranks <= 0 || !modelled)

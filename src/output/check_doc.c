@@ -106,6 +106,8 @@ typedef struct {
     double line_rate;
     collcalc_check_summary summary;
     size_t large_count, small_count;
+    bool guessed;     /* the platform was guessed from the GPU name */
+    char others[160]; /* other presets with that GPU, "" when none */
     char why[200];  /* verdict unknown: why, and the option to give */
     char flag[200];
 } judgement;
@@ -178,6 +180,16 @@ static int judge_run(const check_hooks *hooks, const char *shown, collcalc_nccl_
     j->gpus_per_node = gpus_per_node;
     j->constants_version = predicted ? model.constants->version : NULL;
     j->corrections = predicted && model.options->corrections != 0;
+    j->guessed = platform != NULL && model.guessed;
+    if (j->guessed && model.platforms != NULL) {
+        size_t used = 0;
+        for (size_t k = 0; k < collcalc_platform_table_count(model.platforms) && used < 120; k++) {
+            const collcalc_platform *o = collcalc_platform_table_at(model.platforms, k);
+            if (o != NULL && o != platform && strcmp(o->gpu, platform->gpu) == 0)
+                used += (size_t)snprintf(j->others + used, sizeof j->others - used, "%s%s",
+                                         used ? ", " : "", o->name);
+        }
+    }
     j->wrong = run->rows_wrong > 0 || run->out_of_bounds > 0;
     double line_rate = predicted ? model.line_rate_GBps : 0.0;
     j->line_rate = line_rate;
@@ -281,8 +293,11 @@ static int judge_run(const check_hooks *hooks, const char *shown, collcalc_nccl_
                       : "check P2P and NVLink are used (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL, 'collcalc "
                         "topo'), NVLS (NCCL_NVLS_ENABLE) and the channel count",
             "below expectation: large messages reach %.0f%% of the predicted busbw (median; "
-            "%s at worst %.0f%%)",
-            100.0 * summary.median_ratio, sizes, 100.0 * check->worst_ratio);
+            "%s at worst %.0f%%)%s%s%s%s%s",
+            100.0 * summary.median_ratio, sizes, 100.0 * check->worst_ratio,
+            j->others[0] ? "; predicted for " : "", j->others[0] ? platform->name : "",
+            j->others[0] ? ", guessed from the GPU: if the cluster is " : "",
+            j->others[0] ? j->others : "", j->others[0] ? ", give --platform NAME" : "");
         break;
     case COLLCALC_VERDICT_NO_EVIDENCE:
         collcalc_findings_add(findings, COLLCALC_SEVERITY_INFO, "no-evidence", NULL,
@@ -747,6 +762,10 @@ int check_doc_single(document *doc, const char *shown, collcalc_paste_result *pa
              run->abbreviated ? " (abbreviated table)" : "", run->ranks, run->ranks == 1 ? "" : "s",
              collcalc_nccl_tests_launch_name(run->launch), run->gpu_model[0] ? ", " : "",
              run->gpu_model, run->row_count);
+    if (j.predicted && j.guessed && j.others[0] != '\0')
+        doc_text(doc, "the cluster is guessed from the GPU: %s; presets with the same GPU: %s "
+                      "(give --platform when it is one of them)",
+                 j.platform->name, j.others);
     if (j.predicted)
         doc_text(doc, "predicted for %s, %d node%s x %d GPUs, NCCL %s tuner%s%s", j.platform->name,
                  j.nodes, j.nodes == 1 ? "" : "s", j.gpus_per_node, j.constants_version,

@@ -27,6 +27,8 @@ typedef struct {
     const collcalc_nccl_constants *constants;
     const collcalc_nccl_options *options;
     double line_rate_GBps; /* collcalc_check_line_rate_GBps of its path */
+    bool guessed;          /* platform guessed from the run's GPU, not given */
+    const collcalc_platform_table *platforms; /* the table it came from (NULL: none) */
 } check_model;
 
 /* What the document needs from the command: the model of a run (modelled:
