@@ -100,6 +100,18 @@ typedef enum {
 /* "auto", "alpha-beta", "nccl". */
 const char *collcalc_cost_model_name(collcalc_cost_model model);
 
+/* The words of a request's fields, as a front end reads them. Each fails
+ * with COLLCALC_ERR_INVALID and a message naming the words it takes. */
+/* "nccl" or "alpha-beta". */
+collcalc_status collcalc_cost_model_parse(const char *text, collcalc_cost_model *out,
+                                          collcalc_diag *diag);
+/* "process-per-gpu" or "single-process". */
+collcalc_status collcalc_nccl_launch_parse(const char *text, collcalc_nccl_launch *out,
+                                           collcalc_diag *diag);
+/* An alpha-beta algorithm of op by name ("ring"); the message lists op's. */
+collcalc_status collcalc_op_algo_parse(collcalc_op op, const char *text, collcalc_algo *out,
+                                       collcalc_diag *diag);
+
 #define COLLCALC_REQUEST_VERSION 1
 
 /* A collective question as data. Start from COLLCALC_REQUEST_INIT (or

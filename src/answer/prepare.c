@@ -73,6 +73,60 @@ void collcalc_request_init(collcalc_request *request)
     collcalc_cluster_spec_init(&request->cluster);
 }
 
+collcalc_status collcalc_cost_model_parse(const char *text, collcalc_cost_model *out,
+                                          collcalc_diag *diag)
+{
+    if (strcmp(text, "nccl") == 0)
+        *out = COLLCALC_COST_MODEL_NCCL;
+    else if (strcmp(text, "alpha-beta") == 0)
+        *out = COLLCALC_COST_MODEL_ALPHA_BETA;
+    else
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "unknown model '%.60s' (nccl or alpha-beta)", text);
+    return COLLCALC_OK;
+}
+
+collcalc_status collcalc_nccl_launch_parse(const char *text, collcalc_nccl_launch *out,
+                                           collcalc_diag *diag)
+{
+    if (strcmp(text, "process-per-gpu") == 0)
+        *out = COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
+    else if (strcmp(text, "single-process") == 0)
+        *out = COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS;
+    else
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "unknown launch mode '%.60s' (process-per-gpu or "
+                                  "single-process)",
+                                  text);
+    return COLLCALC_OK;
+}
+
+collcalc_status collcalc_op_algo_parse(collcalc_op op, const char *text, collcalc_algo *out,
+                                       collcalc_diag *diag)
+{
+    collcalc_algo available[COLLCALC_ALGO_COUNT];
+    size_t n = collcalc_algos_for_op(op, available, COLLCALC_ALGO_COUNT);
+    bool known = collcalc_algo_from_name(text, out, NULL) == COLLCALC_OK;
+    for (size_t k = 0; known && k < n; k++)
+        if (available[k] == *out)
+            return COLLCALC_OK;
+    /* the names for the message only (batch checks millions of --algo) */
+    const char *names[COLLCALC_ALGO_COUNT];
+    char list[256] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < n; k++) {
+        names[k] = collcalc_algo_name(available[k]);
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
+                                 names[k]);
+    }
+    char shown[COLLCALC_ECHO_BUFFER], hint[160];
+    collcalc_echo(shown, sizeof shown, text);
+    collcalc_suggest_text(hint, sizeof hint, text, names, n);
+    return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "%s '%s'%s; %s has: %s",
+                              known ? "not an algorithm of this operation:" : "unknown algorithm",
+                              shown, hint, collcalc_op_title(op), list);
+}
+
 const char *collcalc_cost_model_name(collcalc_cost_model model)
 {
     switch (model) {

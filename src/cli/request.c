@@ -131,29 +131,9 @@ int request_algos(cli_context *ctx, collcalc_op op, collcalc_algo *algos, size_t
             return 0;
         }
         collcalc_algo algo;
-        collcalc_algo available[COLLCALC_ALGO_COUNT];
-        size_t n = collcalc_algos_for_op(op, available, COLLCALC_ALGO_COUNT);
-        bool known = collcalc_algo_from_name(value, &algo, NULL) == COLLCALC_OK;
-        bool for_op = false;
-        for (size_t k = 0; known && k < n; k++)
-            for_op = for_op || available[k] == algo;
-        if (!for_op) {
-            /* the names for the message only (batch checks millions of --algo) */
-            const char *names[COLLCALC_ALGO_COUNT];
-            char list[256] = "";
-            size_t used = 0;
-            for (size_t k = 0; k < n; k++) {
-                names[k] = collcalc_algo_name(available[k]);
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
-                                         names[k]);
-            }
-            char shown[COLLCALC_ECHO_BUFFER], hint[160];
-            collcalc_echo(shown, sizeof shown, value);
-            message_suggest(hint, sizeof hint, value, names, n, "");
-            return cli_usage_error(ctx, "--algo", "%s '%s'%s; %s has: %s",
-                                   known ? "not an algorithm of this operation:" : "unknown algorithm",
-                                   shown, hint, collcalc_op_title(op), list);
-        }
+        collcalc_diag diag;
+        if (collcalc_op_algo_parse(op, value, &algo, &diag) != COLLCALC_OK)
+            return cli_usage_error(ctx, "--algo", "%s", diag.message);
         bool seen = false;
         for (size_t k = 0; k < *count; k++)
             seen = seen || algos[k] == algo;
@@ -167,26 +147,14 @@ int request_algos(cli_context *ctx, collcalc_op op, collcalc_algo *algos, size_t
 int request_nccl_from_args(cli_context *ctx, collcalc_request *r)
 {
     const char *model = arg_value(&ctx->args, OPT_COST_MODEL);
-    if (model != NULL && strcmp(model, "nccl") == 0)
-        r->cost_model = COLLCALC_COST_MODEL_NCCL;
-    else if (model != NULL && strcmp(model, "alpha-beta") == 0)
-        r->cost_model = COLLCALC_COST_MODEL_ALPHA_BETA;
-    else if (model != NULL)
-        return cli_usage_error(ctx, "--cost-model", "unknown model '%.60s' (nccl or alpha-beta)",
-                               model);
+    collcalc_diag diag;
+    if (model != NULL && collcalc_cost_model_parse(model, &r->cost_model, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, "--cost-model", "%s", diag.message);
     const char *launch = arg_value(&ctx->args, OPT_LAUNCH);
-    if (launch != NULL) {
+    if (launch != NULL)
         r->launch_set = true;
-        if (strcmp(launch, "process-per-gpu") == 0)
-            r->launch = COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
-        else if (strcmp(launch, "single-process") == 0)
-            r->launch = COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS;
-        else
-            return cli_usage_error(ctx, "--launch",
-                                   "unknown launch mode '%.60s' (process-per-gpu or "
-                                   "single-process)",
-                                   launch);
-    }
+    if (launch != NULL && collcalc_nccl_launch_parse(launch, &r->launch, &diag) != COLLCALC_OK)
+        return cli_usage_error(ctx, "--launch", "%s", diag.message);
     r->nccl_version = arg_value(&ctx->args, OPT_NCCL_VERSION);
     r->cuda_graph = arg_given(&ctx->args, OPT_CUDA_GRAPH);
     const char *harness = arg_value(&ctx->args, OPT_HARNESS);
