@@ -15,10 +15,12 @@
 #include <stdint.h>
 
 #include "collcalc/cluster_spec.h"
+#include "collcalc/fit.h"
 #include "collcalc/links.h"
 #include "collcalc/model.h"
 #include "collcalc/models.h"
 #include "collcalc/nccl_model.h"
+#include "collcalc/nccl_tests_reader.h"
 #include "collcalc/platforms.h"
 #include "collcalc/status.h"
 
@@ -221,6 +223,22 @@ collcalc_status collcalc_prepare_nccl(collcalc_session *session, const collcalc_
 collcalc_status collcalc_run_shape(const collcalc_platform *platform, int ranks, int hosts,
                                    long given_nodes, int *out_nodes, int *out_gpus_per_node,
                                    const char **out_field, collcalc_diag *diag);
+
+/* The launch mode of a measured run: the one it names, else NCCL's
+ * default for its nodes of platform (may be NULL). */
+collcalc_nccl_launch collcalc_run_launch(const collcalc_nccl_tests_run *run, int nodes,
+                                         const collcalc_platform *platform);
+
+/* A measured run as collcalc_fit takes it: its out-of-place rows into
+ * rows (the caller's, run->row_count + 1 of them), costed as func with
+ * system (CUDA graphs when the run used them), constants and options.
+ * *out_too_large counts the rows above the largest size NCCL's model costs
+ * (the fit leaves them out), *out_first_line the input line of the first. */
+void collcalc_run_fit_input(const collcalc_nccl_tests_run *run, collcalc_nccl_func func,
+                            const collcalc_nccl_system *system,
+                            const collcalc_nccl_constants *constants,
+                            const collcalc_nccl_options *options, collcalc_fit_row *rows,
+                            collcalc_fit_run *out, size_t *out_too_large, long *out_first_line);
 
 /* ------------------------------------------------------------ answer */
 

@@ -32,3 +32,40 @@ collcalc_status collcalc_run_shape(const collcalc_platform *platform, int ranks,
     *out_gpus_per_node = (int)(ranks / n);
     return COLLCALC_OK;
 }
+
+collcalc_nccl_launch collcalc_run_launch(const collcalc_nccl_tests_run *run, int nodes,
+                                         const collcalc_platform *platform)
+{
+    if (run->launch == COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS)
+        return COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS;
+    if (run->launch == COLLCALC_NCCL_TESTS_LAUNCH_PROCESS_PER_GPU)
+        return COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU;
+    return collcalc_nccl_launch_default(nodes, platform != NULL ? platform->gpus_per_node : 0);
+}
+
+void collcalc_run_fit_input(const collcalc_nccl_tests_run *run, collcalc_nccl_func func,
+                            const collcalc_nccl_system *system,
+                            const collcalc_nccl_constants *constants,
+                            const collcalc_nccl_options *options, collcalc_fit_row *rows,
+                            collcalc_fit_run *out, size_t *out_too_large, long *out_first_line)
+{
+    *out_too_large = 0;
+    *out_first_line = 0;
+    for (size_t r = 0; r < run->row_count; r++) {
+        const collcalc_nccl_tests_measurement *m = &run->rows[r].row.out_of_place;
+        if (run->rows[r].row.size_bytes > COLLCALC_NCCL_SIZE_MAX && (*out_too_large)++ == 0)
+            *out_first_line = run->rows[r].line;
+        rows[r].size_bytes = run->rows[r].row.size_bytes;
+        rows[r].time_us = m->time_us;
+        rows[r].busbw_GBps = m->busbw_GBps;
+    }
+    collcalc_fit_run_init(out);
+    out->rows = rows;
+    out->row_count = run->row_count;
+    out->func = func;
+    out->system = *system;
+    if (run->graph > 0)
+        out->system.cuda_graph = true;
+    out->constants = constants;
+    out->options = *options;
+}

@@ -77,10 +77,7 @@ static int run_model(void *context, const collcalc_nccl_tests_run *run, bool mod
     out->gpus_per_node = gpus_per_node;
     if (platform == NULL || run->ranks <= 0 || !modelled)
         return 0;
-    collcalc_nccl_launch launch =
-        run->launch == COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS   ? COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
-        : run->launch == COLLCALC_NCCL_TESTS_LAUNCH_PROCESS_PER_GPU ? COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU
-        : collcalc_nccl_launch_default(nodes, platform->gpus_per_node);
+    collcalc_nccl_launch launch = collcalc_run_launch(run, nodes, platform);
     nccl_setup *setup = &state->setup;
     code = nccl_setup_build(ctx, platform, nodes, gpus_per_node,
                             run->nccl_version[0] ? run->nccl_version : NULL, launch, setup);

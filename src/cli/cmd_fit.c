@@ -127,44 +127,26 @@ static int prepare(cli_context *ctx, fit_state *s, const collcalc_platform *base
         int code = run_shape(ctx, path, run, base, &s->nodes[i], &s->gpus_per_node[i]);
         if (code != 0)
             return code;
-        collcalc_nccl_launch launch =
-            run->launch == COLLCALC_NCCL_TESTS_LAUNCH_SINGLE_PROCESS   ? COLLCALC_NCCL_LAUNCH_SINGLE_PROCESS
-            : run->launch == COLLCALC_NCCL_TESTS_LAUNCH_PROCESS_PER_GPU ? COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU
-            : collcalc_nccl_launch_default(s->nodes[i], base != NULL ? base->gpus_per_node : 0);
+        collcalc_nccl_launch launch = collcalc_run_launch(run, s->nodes[i], base);
         code = nccl_setup_build(ctx, base, s->nodes[i], s->gpus_per_node[i],
                                 run->nccl_version[0] ? run->nccl_version : NULL, launch,
                                 &s->setup);
         if (code != 0)
             return code;
-        if (run->graph > 0)
-            s->setup.system.cuda_graph = true;
         s->versions[i] = s->setup.constants->version;
         s->rows[i] = calloc(run->row_count + 1, sizeof *s->rows[i]);
         if (s->rows[i] == NULL)
             return cli_data_error(ctx, NULL, "out of memory");
         size_t too_large = 0;
         long too_large_line = 0;
-        for (size_t r = 0; r < run->row_count; r++) {
-            const collcalc_nccl_tests_measurement *m = &run->rows[r].row.out_of_place;
-            if (run->rows[r].row.size_bytes > COLLCALC_NCCL_SIZE_MAX && too_large++ == 0)
-                too_large_line = run->rows[r].line;
-            s->rows[i][r].size_bytes = run->rows[r].row.size_bytes;
-            s->rows[i][r].time_us = m->time_us;
-            s->rows[i][r].busbw_GBps = m->busbw_GBps;
-        }
+        collcalc_run_fit_input(run, func, &s->setup.system, s->setup.constants,
+                               &s->setup.options, s->rows[i], &s->fit_runs[i], &too_large,
+                               &too_large_line);
         if (too_large > 0) /* the fit leaves them out (collcalc_fit) */
             cli_warn(ctx,
                      "%s: line %ld: %zu row%s above 1 PiB, the largest size NCCL's model costs: "
                      "left out of the fit",
                      input_shown(path), too_large_line, too_large, too_large == 1 ? "" : "s");
-        collcalc_fit_run *f = &s->fit_runs[i];
-        collcalc_fit_run_init(f);
-        f->rows = s->rows[i];
-        f->row_count = run->row_count;
-        f->func = func;
-        f->system = s->setup.system;
-        f->constants = s->setup.constants;
-        f->options = s->setup.options;
     }
     return 0;
 }
