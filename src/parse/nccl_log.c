@@ -695,18 +695,6 @@ static const char *const ALGORITHMS[] = {"Tree", "Ring", "CollNetDirect", "CollN
                                          "NVLS", "NVLSTree", "PAT"};
 static const char *const PROTOCOLS[] = {"LL", "LL128", "Simple"};
 
-/* Letters and digits only, lower case: "COLLNET_DIRECT" and "CollNetDirect" match. */
-static void squeeze(char *out, size_t cap, const char *in)
-{
-    size_t n = 0;
-    for (; *in != '\0' && n + 1 < cap; in++) {
-        char c = *in >= 'A' && *in <= 'Z' ? (char)(*in - 'A' + 'a') : *in;
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-            out[n++] = c;
-    }
-    out[n] = '\0';
-}
-
 /* The id of a printed name or number in names[0..count); the name shown into out. */
 static int name_id(const char *word, const char *const *names, int count, char *out, size_t cap)
 {
@@ -716,9 +704,9 @@ static int name_id(const char *word, const char *const *names, int count, char *
         return id < count ? id : -1;
     }
     char a[24], b[24];
-    squeeze(a, sizeof a, word);
+    text_squeeze(a, sizeof a, word);
     for (int i = 0; i < count; i++) {
-        squeeze(b, sizeof b, names[i]);
+        text_squeeze(b, sizeof b, names[i]);
         if (strcmp(a, b) == 0) {
             text_copy(out, cap, names[i]);
             return i;
@@ -1422,16 +1410,6 @@ static void find_warnings(const collcalc_nccl_log *log, collcalc_findings *out)
     add_lines(finding, log->other_warn_lines, log->other_warn_line_count);
 }
 
-static void format_bytes(char *out, size_t cap, long long bytes)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
-        bytes /= 1024;
-        u++;
-    }
-    snprintf(out, cap, "%lld %s", bytes, units[u]);
-}
 
 static void find_tuning(const collcalc_nccl_log *log, collcalc_findings *out)
 {
@@ -1447,8 +1425,8 @@ static void find_tuning(const collcalc_nccl_log *log, collcalc_findings *out)
                strcmp(log->choices[j + 1].protocol_name, c->protocol_name) == 0)
             j++;
         char a[24], b[24];
-        format_bytes(a, sizeof a, c->bytes);
-        format_bytes(b, sizeof b, log->choices[j].bytes);
+        text_format_size(a, sizeof a, c->bytes);
+        text_format_size(b, sizeof b, log->choices[j].bytes);
         if (j > i)
             text_append(choices, sizeof choices, "%s%s %s..%s %s/%s", choices[0] ? "; " : "",
                         c->op, a, b, c->algorithm_name, c->protocol_name);
@@ -1568,7 +1546,7 @@ static void find_nvls(const collcalc_nccl_log *log, collcalc_findings *out)
     const char *algo = collcalc_nccl_log_var(log, "NCCL_ALGO");
     const char *enable = collcalc_nccl_log_var(log, "NCCL_NVLS_ENABLE");
     char squeezed[COLLCALC_NCCL_WORD_MAX];
-    squeeze(squeezed, sizeof squeezed, algo != NULL ? algo : "");
+    text_squeeze(squeezed, sizeof squeezed, algo != NULL ? algo : "");
     int asked = (algo != NULL && strstr(squeezed, "nvls") != NULL && algo[0] != '^') ||
                 (enable != NULL && strcmp(enable, "0") != 0);
     if (enable != NULL && strcmp(enable, "0") == 0)

@@ -12,24 +12,14 @@
 #include "helpers.h"
 #include "text_lines.h"
 
-/* Lower-case letters and digits of word: "CollNetDirect" -> "collnetdirect". */
-static void squeeze(char *out, size_t cap, const char *in)
-{
-    size_t n = 0;
-    for (; *in != '\0' && n + 1 < cap; in++) {
-        char c = *in >= 'A' && *in <= 'Z' ? (char)(*in - 'A' + 'a') : *in;
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-            out[n++] = c;
-    }
-    out[n] = '\0';
-}
-
+/* names[i] for the name word spells (text_squeeze: "COLLNET_DIRECT" is
+ * CollNetDirect); -1 when none. */
 static int lookup(const char *word, const char *const *names, int count)
 {
     char a[32], b[32];
-    squeeze(a, sizeof a, word);
+    text_squeeze(a, sizeof a, word);
     for (int i = 0; i < count; i++) {
-        squeeze(b, sizeof b, names[i]);
+        text_squeeze(b, sizeof b, names[i]);
         if (strcmp(a, b) == 0)
             return i;
     }
@@ -160,17 +150,6 @@ static collcalc_status compare_choices(const collcalc_nccl_log *log,
     return status;
 }
 
-/* "AllGather 64 KiB: NCCL Ring/Simple, model Ring/LL128" */
-static void size_text(char *out, size_t cap, long long bytes)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
-        bytes /= 1024;
-        u++;
-    }
-    snprintf(out, cap, "%lld %s", bytes, units[u]);
-}
 
 static void add_finding(const collcalc_nccl_tuning_comparison *cmp, collcalc_findings *findings)
 {
@@ -181,7 +160,7 @@ static void add_finding(const collcalc_nccl_tuning_comparison *cmp, collcalc_fin
         if (!p->known || p->same)
             continue;
         char size[24];
-        size_text(size, sizeof size, p->bytes);
+        text_format_size(size, sizeof size, p->bytes);
         text_append(text, sizeof text, "%s%s %s: NCCL %s, model %s", shown ? "; " : "", p->op,
                     size, p->nccl_choice, p->model_choice);
         shown++;

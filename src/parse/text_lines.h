@@ -258,4 +258,30 @@ static inline size_t text_skip_launcher(const char *s, size_t n)
     return i;
 }
 
+/* Lower-case letters and digits of in: "CollNet Direct" -> "collnetdirect"
+ * (NCCL's names compared however they are printed). */
+static inline void text_squeeze(char *out, size_t cap, const char *in)
+{
+    size_t n = 0;
+    for (; *in != '\0' && n + 1 < cap; in++) {
+        char c = *in >= 'A' && *in <= 'Z' ? (char)(*in - 'A' + 'a') : *in;
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            out[n++] = c;
+    }
+    out[n] = '\0';
+}
+
+/* A byte count in the largest binary unit it is a whole multiple of:
+ * "16 B", "32 KiB", "64 MiB" (NCCL's per-size choices). */
+static inline void text_format_size(char *out, size_t cap, long long bytes)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(out, cap, "%lld %s", bytes, units[u]);
+}
+
 #endif
