@@ -1243,8 +1243,21 @@ typedef struct {
     bool reduces; /* redop other than "none" */
     bool rooted;  /* root >= 0 */
     long line;
+    long other_ratio, other_line; /* a later row whose count says otherwise (0: none) */
 } column_evidence;
 
+static long column_ratio(const collcalc_nccl_tests_read_row *row, int bytes)
+{
+    uint64_t unit = row->row.count * (uint64_t)bytes;
+    return (unit != 0 && row->row.size_bytes % unit == 0 &&
+            row->row.size_bytes / unit <= (uint64_t)(1 << 24))
+               ? (long)(row->row.size_bytes / unit)
+               : 0;
+}
+
+/* The first row with a count and a type says it; a later row whose count
+ * gives another ratio makes the count column no evidence of the rank count
+ * (counts re-typed by hand: the other signals decide). */
 static column_evidence read_columns(const collcalc_nccl_tests_run *run)
 {
     column_evidence e;
@@ -1256,16 +1269,17 @@ static column_evidence read_columns(const collcalc_nccl_tests_run *run)
             continue;
         if (row->row.count > UINT64_MAX / (uint64_t)bytes)
             continue;
-        uint64_t unit = row->row.count * (uint64_t)bytes;
-        e.known = true;
-        e.line = row->line;
-        e.ratio = (unit != 0 && row->row.size_bytes % unit == 0 &&
-                   row->row.size_bytes / unit <= (uint64_t)(1 << 24))
-                      ? (long)(row->row.size_bytes / unit)
-                      : 0;
-        e.reduces = strcmp(row->row.redop, "none") != 0;
-        e.rooted = row->row.root >= 0;
-        break;
+        long ratio = column_ratio(row, bytes);
+        if (!e.known) {
+            e.known = true;
+            e.line = row->line;
+            e.ratio = ratio;
+            e.reduces = strcmp(row->row.redop, "none") != 0;
+            e.rooted = row->row.root >= 0;
+        } else if (ratio != e.ratio && e.other_line == 0) {
+            e.other_ratio = ratio;
+            e.other_line = row->line;
+        }
     }
     return e;
 }
@@ -1393,9 +1407,22 @@ static void infer_ranks(collcalc_nccl_tests_reader *reader, const column_evidenc
     bool op_known = run->op_source != COLLCALC_NCCL_TESTS_FROM_NONE;
     int from_devices = reader->max_rank >= 0 ? reader->max_rank + 1 : 0;
     int from_columns = 0;
-    if (columns->known && columns->ratio >= 1 &&
-        ((op_known && collcalc_nccl_tests_count_is_per_rank(run->op)) || family_per_rank_none))
-        from_columns = (int)columns->ratio;
+    bool per_rank_counts =
+        (op_known && collcalc_nccl_tests_count_is_per_rank(run->op)) || family_per_rank_none;
+    if (columns->known && columns->ratio >= 1 && per_rank_counts) {
+        if (columns->other_line == 0) {
+            from_columns = (int)columns->ratio;
+        } else {
+            snprintf(message, sizeof message,
+                     "the count column gives %ld ranks on line %ld but %ld on line %ld: not used "
+                     "for the rank count",
+                     columns->ratio, columns->line, columns->other_ratio, columns->other_line);
+            add_finding(run, COLLCALC_SEVERITY_WARNING, "counts-disagree",
+                        "counts re-typed or edited by hand: give --gpus N if the rank count "
+                        "read is wrong",
+                        NULL, columns->other_line, message);
+        }
+    }
     int from_ratio = 0;
     if (op_known && ratio > 0.0)
         from_ratio = ranks_from_ratio(reader, run->op, ratio);

@@ -606,6 +606,29 @@ static void prefixes_and_noise(void **state)
     collcalc_nccl_tests_run_free(&run);
 }
 
+/* Counts re-typed by hand (a vendor page): the count column gives 1 rank on
+ * one row and 8 on the next, so it is not evidence; the busbw/algbw ratio
+ * (7/8) gives the 8 ranks of 2 hosts x 4 GPUs. */
+static void counts_that_disagree_are_not_used(void **state)
+{
+    (void)state;
+    collcalc_nccl_tests_run run;
+    const char *text =
+        "# Collective test starting: alltoall_perf\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+        "8589934592  2147483648  float   none    -1  11426   751.78  657.81  0   11418   752.324 658.30  N/A\n"
+        "17179869184 536870912   float   none    -1  22698   756.88  662.27  0   22741   755.47  661.03  N/A\n";
+    assert_int_equal(read_string(text, &run, NULL), COLLCALC_OK);
+    assert_int_equal(run.row_count, 2);
+    assert_int_equal(run.op, COLLCALC_OP_ALLTOALL);
+    assert_int_equal(run.ranks, 8);
+    assert_int_equal(run.ranks_source, COLLCALC_NCCL_TESTS_FROM_BUSBW_RATIO);
+    assert_string_equal(finding(&run, "counts-disagree")->message,
+                        "the count column gives 1 ranks on line 3 but 8 on line 4: not used for "
+                        "the rank count");
+    collcalc_nccl_tests_run_free(&run);
+}
+
 static void launch_from_device_pids(void **state)
 {
     (void)state;
@@ -716,6 +739,7 @@ int main(void)
         cmocka_unit_test(mixed_ops),         cmocka_unit_test(unmodelled_binaries),
         cmocka_unit_test(op_from_columns),
         cmocka_unit_test(footer_checks),     cmocka_unit_test(prefixes_and_noise),
+        cmocka_unit_test(counts_that_disagree_are_not_used),
         cmocka_unit_test(launch_from_device_pids),
         cmocka_unit_test(bounded_rows),      cmocka_unit_test(long_and_odd_lines),
         cmocka_unit_test(names),
