@@ -19,6 +19,18 @@ collcalc_status collcalc_run_shape(const collcalc_platform *platform, int ranks,
              : hosts > 0     ? hosts
                              : (ranks + platform->gpus_per_node - 1) / platform->gpus_per_node;
     *out_field = "nodes";
+    /* Ranks that do not fill whole hosts, with neither hosts nor a node
+     * count, could be packed any way (10 ranks on 8-GPU hosts: 1 per node
+     * on 10 nodes, or 5 + 5): no guess, which would judge the run on another
+     * cluster. A rack-scale NVLink domain (more than 8 GPUs, as moe.c and
+     * band.c tell them) is filled tray by tray, so a part of two racks is
+     * read as an even split. */
+    if (given_nodes <= 0 && hosts <= 0 && platform->gpus_per_node <= 8 &&
+        ranks > platform->gpus_per_node && ranks % platform->gpus_per_node != 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "nodes: %d ranks do not fill %s's %d-GPU nodes and the run "
+                                  "does not list its hosts: give the node count",
+                                  ranks, platform->name, platform->gpus_per_node);
     if (ranks % n != 0)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "nodes: %d ranks do not split evenly over %ld nodes", ranks, n);

@@ -23,7 +23,8 @@ typedef struct {
 
 /* Which cluster the run was on: the options, else the run's own words. */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
-                         const collcalc_platform **out, int *nodes, int *gpus_per_node)
+                         const collcalc_platform **out, int *nodes, int *gpus_per_node,
+                         char *shape_problem, size_t shape_problem_size)
 {
     const collcalc_platform_table *platforms;
     int code = cli_platforms(ctx, &platforms);
@@ -43,8 +44,17 @@ static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
     const char *field = NULL;
     collcalc_diag diag;
     if (collcalc_run_shape(*out, run->ranks, run->hosts, given_nodes, nodes, gpus_per_node, &field,
-                           &diag) != COLLCALC_OK)
+                           &diag) == COLLCALC_OK)
+        return 0;
+    if (given_nodes > 0 || field == NULL || strcmp(field, "nodes") != 0)
         return request_error(ctx, COLLCALC_ERR_INVALID, field, &diag);
+    /* The run does not say its shape: this run is not judged, the others are. */
+    const char *text = diag.message + strlen("nodes: ");
+    size_t length = strlen(text); /* a diag message: shorter than its buffer */
+    if (length >= shape_problem_size)
+        length = shape_problem_size - 1;
+    memcpy(shape_problem, text, length);
+    shape_problem[length] = '\0';
     return 0;
 }
 
@@ -65,17 +75,20 @@ static int run_model(void *context, const collcalc_nccl_tests_run *run, bool mod
         state->run.ranks = (int)given_ranks;
         run = &state->run;
     }
-    code = find_platform(ctx, run, &platform, &nodes, &gpus_per_node);
+    char shape_problem[sizeof out->shape_problem] = "";
+    code = find_platform(ctx, run, &platform, &nodes, &gpus_per_node, shape_problem,
+                         sizeof shape_problem);
     if (code != 0)
         return code;
     memset(out, 0, sizeof *out);
+    memcpy(out->shape_problem, shape_problem, sizeof shape_problem);
     out->platform = platform;
     out->guessed = arg_value(&ctx->args, OPT_PLATFORM) == NULL;
     if (cli_platforms(ctx, &out->platforms) != 0)
         out->platforms = NULL;
     out->nodes = nodes;
     out->gpus_per_node = gpus_per_node;
-    if (platform == NULL || run->ranks <= 0 || !modelled)
+    if (platform == NULL || run->ranks <= 0 || !modelled || shape_problem[0] != '\0')
         return 0;
     collcalc_nccl_launch launch = collcalc_run_launch(run, nodes, platform);
     nccl_setup *setup = &state->setup;

@@ -120,8 +120,8 @@ static const char *verdict_text(const judgement *j)
 
 /* Why a run cannot be judged, and the option that would let it be. */
 static void unknown_reason(const collcalc_nccl_tests_run *run, bool modelled,
-                           const collcalc_platform *platform, char *why, size_t why_size,
-                           char *flag, size_t flag_size)
+                           const collcalc_platform *platform, const char *shape_problem,
+                           char *why, size_t why_size, char *flag, size_t flag_size)
 {
     if (!modelled) {
         snprintf(why, why_size, "%s", run->op_source == COLLCALC_NCCL_TESTS_FROM_NONE
@@ -141,6 +141,9 @@ static void unknown_reason(const collcalc_nccl_tests_run *run, bool modelled,
                                 "with %d per host", run->gpu_model, run->ranks_per_host);
         snprintf(flag, flag_size, "give --platform NAME ('collcalc platforms' lists them) and "
                                   "--nodes N");
+    } else if (shape_problem[0] != '\0') {
+        snprintf(why, why_size, "%s", shape_problem);
+        snprintf(flag, flag_size, "give --nodes N (the run's node count)");
     } else if (run->ranks <= 0) {
         snprintf(why, why_size, "the rank count is not known (no '#  Rank' lines, and busbw = "
                                 "algbw says nothing of it)");
@@ -277,7 +280,8 @@ static int judge_run(const check_hooks *hooks, const char *shown, collcalc_nccl_
     collcalc_findings *findings = &run->findings;
     switch (summary.verdict) {
     case COLLCALC_VERDICT_UNKNOWN:
-        unknown_reason(run, modelled, platform, j->why, sizeof j->why, j->flag, sizeof j->flag);
+        unknown_reason(run, modelled, platform, model.shape_problem, j->why, sizeof j->why, j->flag,
+                       sizeof j->flag);
         collcalc_findings_add(findings, COLLCALC_SEVERITY_INFO, "verdict-unknown", j->flag,
                               "not enough to judge: %s", j->why);
         break;

@@ -29,6 +29,7 @@ typedef struct {
     double line_rate_GBps; /* collcalc_check_line_rate_GBps of its path */
     bool guessed;          /* platform guessed from the run's GPU, not given */
     const collcalc_platform_table *platforms; /* the table it came from (NULL: none) */
+    char shape_problem[200]; /* why the run's nodes are not known ("": they are) */
 } check_model;
 
 /* What the document needs from the command: the model of a run (modelled:
