@@ -19,12 +19,13 @@ typedef struct {
     cli_context *ctx;
     nccl_setup setup; /* the model of the run being judged */
     collcalc_nccl_tests_run run; /* a run given its rank count by --gpus */
+    bool several_runs;           /* a paste of several runs: --nodes may fit only some */
 } check_state;
 
 /* Which cluster the run was on: the options, else the run's own words. */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
-                         const collcalc_platform **out, int *nodes, int *gpus_per_node,
-                         char *shape_problem, size_t shape_problem_size)
+                         bool several_runs, const collcalc_platform **out, int *nodes,
+                         int *gpus_per_node, char *shape_problem, size_t shape_problem_size)
 {
     const collcalc_platform_table *platforms;
     int code = cli_platforms(ctx, &platforms);
@@ -46,9 +47,10 @@ static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
     if (collcalc_run_shape(*out, run->ranks, run->hosts, given_nodes, nodes, gpus_per_node, &field,
                            &diag) == COLLCALC_OK)
         return 0;
-    if (given_nodes > 0 || field == NULL || strcmp(field, "nodes") != 0)
+    if ((given_nodes > 0 && !several_runs) || field == NULL || strcmp(field, "nodes") != 0)
         return request_error(ctx, COLLCALC_ERR_INVALID, field, &diag);
-    /* The run does not say its shape: this run is not judged, the others are. */
+    /* The run does not say its shape, or --nodes does not fit this run of
+     * several: this run is not judged, the others are. */
     const char *text = diag.message + strlen("nodes: ");
     size_t length = strlen(text); /* a diag message: shorter than its buffer */
     if (length >= shape_problem_size)
@@ -76,8 +78,8 @@ static int run_model(void *context, const collcalc_nccl_tests_run *run, bool mod
         run = &state->run;
     }
     char shape_problem[sizeof out->shape_problem] = "";
-    code = find_platform(ctx, run, &platform, &nodes, &gpus_per_node, shape_problem,
-                         sizeof shape_problem);
+    code = find_platform(ctx, run, state->several_runs, &platform, &nodes, &gpus_per_node,
+                         shape_problem, sizeof shape_problem);
     if (code != 0)
         return code;
     memset(out, 0, sizeof *out);
@@ -148,6 +150,7 @@ int cmd_check(cli_context *ctx)
         return cli_data_error(ctx, NULL, "out of memory");
     }
     state->ctx = ctx;
+    state->several_runs = paste.run_count > 1;
     check_hooks hooks = {state, run_model, run_warn};
     collcalc_diag diag;
     bool unhealthy = false;

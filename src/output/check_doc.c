@@ -143,7 +143,8 @@ static void unknown_reason(const collcalc_nccl_tests_run *run, bool modelled,
                                   "--nodes N");
     } else if (shape_problem[0] != '\0') {
         snprintf(why, why_size, "%s", shape_problem);
-        snprintf(flag, flag_size, "give --nodes N (the run's node count)");
+        snprintf(flag, flag_size, "give --nodes N (the run's node count; in a paste of runs on "
+                                  "different node counts, check each run on its own)");
     } else if (run->ranks <= 0) {
         snprintf(why, why_size, "the rank count is not known (no '#  Rank' lines, and busbw = "
                                 "algbw says nothing of it)");

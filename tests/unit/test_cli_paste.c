@@ -110,11 +110,21 @@ static void unknown_verdict_says_why(void **state)
     assert_null(strstr(run.out, "below-expectation"));
     assert_non_null(strstr(run.out, "verdict unknown on 5 of 17 runs: 10 ranks do not fill "
                                     "hgx-h100's 8-GPU nodes and the run does not list its hosts"));
-    assert_non_null(strstr(run.out, "next: give --nodes N (the run's node count)"));
+    assert_non_null(strstr(run.out, "next: give --nodes N (the run's node count"));
     assert_non_null(strstr(run.out, "run 1 (lines 1-80): all-reduce on 80 ranks; 10 rows; "
                                     "verdict healthy"));
     assert_non_null(strstr(run.out, "run 13 (lines 369-396, 'single-node"));
     assert_non_null(strstr(run.out, "all-reduce on 8 ranks; 10 rows; verdict healthy"));
+    test_cli_run_free(&run);
+    /* --nodes 10 judges the 1-GPU-per-node runs; the runs it does not fit
+     * (16 ranks, 8 ranks) are not judged instead of failing the paste. */
+    run = check(file, "--platform hgx-h100 --nodes 10");
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, "run 11 (lines 327-347, 'pairwise"));
+    assert_non_null(strstr(run.out, "16 ranks do not split evenly over 10 nodes"));
+    assert_non_null(strstr(run.out, "run 6 (lines 190-217, 'logs/nccl_N10_G1.log verbatim (1 GPU "
+                                    "per node x 10 nodes; rank lines removed)'): all-reduce on 10 "
+                                    "ranks; 10 rows; verdict healthy"));
     test_cli_run_free(&run);
     run = check(file, "--format json");
     assert_non_null(strstr(run.out, "\"code\":\"ranks-from-previous-run\""));
