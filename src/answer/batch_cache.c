@@ -315,3 +315,38 @@ void batch_cache_keep(batch_cache *cache, const batch_key *key, const void *comm
     slot->flags = flags;
     slot->prepared = *prepared;
 }
+
+/* A line the reader has just taken: what it says of it, no key yet. */
+static void line_taken(batch_line *line, const batch_reader *reader, batch_line_status status)
+{
+    line->status = status;
+    line->line_no = reader->line;
+    line->plain = reader->plain;
+    line->key_made = false;
+}
+
+bool batch_line_keyed(batch_line *line)
+{
+    if (!line->key_made) {
+        line->key_made = true;
+        line->keyed = batch_key_line(&line->key, line->text, line->length, &line->value_end);
+    }
+    return line->keyed;
+}
+
+batch_line_status batch_read_group(batch_reader *reader, bool ahead, batch_line *group,
+                                   size_t *count)
+{
+    *count = 0;
+    batch_line_status status = batch_read_line(reader, &group[0].text, &group[0].length);
+    if (status != BATCH_LINE_OK && status != BATCH_LINE_TOO_LONG)
+        return status;
+    line_taken(&group[(*count)++], reader, status);
+    while (ahead && *count < BATCH_LINE_GROUP &&
+           batch_read_buffered_line(reader, &group[*count].text, &group[*count].length))
+        line_taken(&group[(*count)++], reader, BATCH_LINE_OK);
+    for (size_t i = 0; ahead && i < *count; i++)
+        if (group[i].status == BATCH_LINE_OK && group[i].plain)
+            batch_line_keyed(&group[i]);
+    return status;
+}

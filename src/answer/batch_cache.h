@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "batch_lines.h"
 #include "collcalc/answer.h"
 
 enum { BATCH_CACHE_KEY_MAX = 256 };
@@ -74,5 +75,35 @@ const batch_plan *batch_cache_find(const batch_cache *cache, const batch_key *ke
  * plan found before may be replaced: the caller uses it no more. */
 void batch_cache_keep(batch_cache *cache, const batch_key *key, const void *command,
                       unsigned flags, const collcalc_prepared *prepared);
+
+/* A line read for batch (batch_read_group), with its key once it is made. */
+typedef struct {
+    batch_line_status status;
+    char *text;
+    size_t length;
+    long line_no;
+    bool plain;    /* reader->plain for it */
+    bool key_made; /* keyed, value_end and key are set */
+    bool keyed;    /* batch_key_line found the line's key */
+    size_t value_end;
+    batch_key key;
+} batch_line;
+
+/* The lines batch_read_group takes at once. */
+enum { BATCH_LINE_GROUP = 4 };
+
+/* The next line into group[0] (*count 1); with ahead, also the lines after
+ * it that the buffer holds whole (batch_read_buffered_line: no line read
+ * before moves), up to BATCH_LINE_GROUP, and keys the plain ones one after
+ * another before the first of them runs: the keying of lines in a row
+ * overlaps in the processor, where one line's keying would wait behind the
+ * line before it (2-3 % of the time; fetching their plans early as well
+ * did not help). Returns the first read's status; BATCH_LINE_END,
+ * BATCH_LINE_READ_ERROR and BATCH_LINE_RUNAWAY take no line (*count 0). */
+batch_line_status batch_read_group(batch_reader *reader, bool ahead, batch_line *group,
+                                   size_t *count);
+
+/* Whether the line has a key (batch_key_line), made now if not yet. */
+bool batch_line_keyed(batch_line *line);
 
 #endif

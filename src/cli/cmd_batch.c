@@ -281,29 +281,14 @@ static void run_csv_row(batch_state *s, long line_no, char *text, size_t length)
         run_query(s, line_no, argc, argv, lengths, NULL);
 }
 
-/* A line read (read_lines), with its key once it is made. */
-typedef struct {
-    batch_line_status status;
-    char *text;
-    size_t length;
-    long line_no;
-    bool plain;     /* reader->plain for it */
-    bool key_made;  /* keyed, value_end and key are set */
-    bool keyed;     /* batch_key_line found the line's key */
-    size_t value_end;
-    batch_key key;
-} read_line;
-
 /* A query line: answered from a kept plan when one matches its key, else
  * split into words and run. */
-static void run_line(batch_state *s, read_line *line)
+static void run_line(batch_state *s, batch_line *line)
 {
     char *text = line->text;
     long line_no = line->line_no;
     batch_key *key = &line->key;
-    if (!line->key_made)
-        line->keyed = batch_key_line(key, text, line->length, &line->value_end);
-    bool keyed = line->keyed;
+    bool keyed = batch_line_keyed(line);
     const batch_plan *kept = keyed ? batch_cache_find(s->plans, key) : NULL;
     if (kept != NULL) {
         size_t value_end = line->value_end;
@@ -342,7 +327,7 @@ static int batch_loop(batch_state *s, batch_reader *reader, bool fail_fast)
 
 /* One line in its turn (read_lines); false when batch stops there (*code:
  * 0, or the exit code of a bad CSV header). */
-static bool run_read_line(batch_state *s, read_line *line, bool *first, bool fail_fast, int *code)
+static bool run_read_line(batch_state *s, batch_line *line, bool *first, bool fail_fast, int *code)
 {
     long failed_before = s->failed;
     char why[96];
@@ -370,24 +355,6 @@ static bool run_read_line(batch_state *s, read_line *line, bool *first, bool fai
     return !(fail_fast && s->failed > failed_before) && !s->rows.out.failed;
 }
 
-/* The lines, read LINE_GROUP at a time where the buffer holds them all
- * (batch_read_buffered_line: no line read before moves), and keyed one
- * after another before the first of them runs: the keying of lines in a
- * row overlaps in the processor, where one line's keying would wait
- * behind the line before it (2-3 % of the time; fetching their plans
- * early as well did not help). Until the first query line has run (it
- * may be a CSV header), and in CSV input, one line at a time. */
-enum { LINE_GROUP = 4 };
-
-/* A line the reader has just taken: what it says of it, no key yet. */
-static void line_taken(read_line *line, const batch_reader *reader, batch_line_status status)
-{
-    line->status = status;
-    line->line_no = reader->line;
-    line->plain = reader->plain;
-    line->key_made = false;
-}
-
 /* Set by SIGINT while batch runs (cmd_batch): the lines stop at the next
  * line boundary, the rows of the lines before it are written whole. */
 static volatile sig_atomic_t interrupted;
@@ -401,10 +368,12 @@ static void on_interrupt(int signal_number)
 static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
 {
     bool first = true;
-    read_line group[LINE_GROUP];
+    batch_line group[BATCH_LINE_GROUP];
     for (;;) {
-        read_line *line = &group[0];
-        batch_line_status status = batch_read_line(reader, &line->text, &line->length);
+        /* Until the first query line has run (it may be a CSV header), and
+         * in CSV input, one line at a time. */
+        size_t count = 0;
+        batch_line_status status = batch_read_group(reader, !first && !s->csv, group, &count);
         if (status == BATCH_LINE_END)
             return 0;
         if (status == BATCH_LINE_READ_ERROR)
@@ -415,19 +384,6 @@ static int read_lines(batch_state *s, batch_reader *reader, bool fail_fast)
                                   "line %ld: over %d MiB without a line break: not a file of "
                                   "queries; stopped there",
                                   reader->line, BATCH_LINE_RUNAWAY_BYTES >> 20);
-        }
-        line_taken(line, reader, status);
-        size_t count = 1;
-        bool ahead = !first && !s->csv;
-        while (ahead && count < LINE_GROUP &&
-               batch_read_buffered_line(reader, &group[count].text, &group[count].length))
-            line_taken(&group[count++], reader, BATCH_LINE_OK);
-        for (size_t i = 0; ahead && i < count; i++) {
-            line = &group[i];
-            if (line->status != BATCH_LINE_OK || !line->plain)
-                continue;
-            line->key_made = true;
-            line->keyed = batch_key_line(&line->key, line->text, line->length, &line->value_end);
         }
         for (size_t i = 0; i < count; i++) {
             int code = 0;
