@@ -554,7 +554,7 @@ static int unknown_command(const char *word, FILE *err)
         names[i] = COMMANDS[i].name;
     char shown[COLLCALC_ECHO_BUFFER], hint[160];
     collcalc_echo(shown, sizeof shown, word);
-    message_suggest(hint, sizeof hint, word, names, COMMAND_COUNT, "");
+    collcalc_suggest_text(hint, sizeof hint, word, names, COMMAND_COUNT);
     fprintf(err, "collcalc: unknown command '%s'%s (see 'collcalc --help')\n", shown, hint);
     return EXIT_USAGE;
 }

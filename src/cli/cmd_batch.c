@@ -239,7 +239,7 @@ static bool resolve_column(void *context, const char *name, batch_csv_column *ou
     }
     if (id == OPT_NONE) {
         char hint[160];
-        message_suggest(hint, sizeof hint, name, names, name_count, "");
+        collcalc_suggest_text(hint, sizeof hint, name, names, name_count);
         snprintf(why, size, " is not an option of the collective commands%s", hint);
         return false;
     }

@@ -9,9 +9,6 @@
  * an echoed value never makes a line unbounded. */
 void message_cut(char *buffer, size_t size, const char *text, size_t length);
 
-/* " (did you mean --size?)" for the names nearest to typed, with prefix
- * before each suggestion; "" when none is near. */
-void message_suggest(char *buffer, size_t size, const char *typed, const char *const *names,
-                     size_t count, const char *prefix);
+/* " (did you mean --size?)": collcalc_suggest_text(_prefixed), helpers.h. */
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers.h"
 #include "messages.h"
 
 /* Indexed by id: the order help texts list options in within a group is
@@ -281,7 +282,7 @@ static void unknown_option(const option_use *accepted, const char *word, size_t 
     const char *bare = typed;
     while (*bare == '-')
         bare++;
-    message_suggest(hint, sizeof hint, bare, names, count, "--");
+    collcalc_suggest_text_prefixed(hint, sizeof hint, bare, names, count, "--");
     snprintf(error->message, sizeof error->message, "unknown option '%s'%s", shown, hint);
 }
 

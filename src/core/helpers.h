@@ -72,5 +72,9 @@ size_t collcalc_suggest(const char *name, const char *const *known, size_t known
  * returns buffer. */
 const char *collcalc_suggest_text(char *buffer, size_t buffer_size, const char *name,
                                   const char *const *known, size_t known_count);
+/* The same with prefix before each suggestion (" (did you mean --size?)"). */
+const char *collcalc_suggest_text_prefixed(char *buffer, size_t buffer_size, const char *name,
+                                           const char *const *known, size_t known_count,
+                                           const char *prefix);
 
 #endif

@@ -253,6 +253,13 @@ size_t collcalc_suggest(const char *name, const char *const *known, size_t known
 const char *collcalc_suggest_text(char *buffer, size_t buffer_size, const char *name,
                                   const char *const *known, size_t known_count)
 {
+    return collcalc_suggest_text_prefixed(buffer, buffer_size, name, known, known_count, "");
+}
+
+const char *collcalc_suggest_text_prefixed(char *buffer, size_t buffer_size, const char *name,
+                                           const char *const *known, size_t known_count,
+                                           const char *prefix)
+{
     if (buffer == NULL || buffer_size == 0)
         return buffer;
     buffer[0] = '\0';
@@ -265,7 +272,7 @@ const char *collcalc_suggest_text(char *buffer, size_t buffer_size, const char *
     used = n > 0 ? (size_t)n : 0;
     for (size_t i = 0; i < count && used < buffer_size; i++) {
         const char *separator = i == 0 ? "" : (i + 1 == count ? " or " : ", ");
-        n = snprintf(buffer + used, buffer_size - used, "%s%s", separator, found[i]);
+        n = snprintf(buffer + used, buffer_size - used, "%s%s%s", separator, prefix, found[i]);
         used += n > 0 ? (size_t)n : 0;
     }
     if (used < buffer_size)
