@@ -1,11 +1,13 @@
 /* links' document: the link table and the bandwidth cliff between
  * adjacent tiers along a path (links_doc.h). */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "links_doc.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "collcalc/units.h"
+#include "helpers.h"
 #include "report.h"
 #include "tables_doc.h"
 
@@ -191,3 +193,61 @@ void links_doc_cliff(document *doc, const path_stop *stops, int count, collcalc_
     record_number(summary, "ratio_per_direction", dir_low);
 }
 
+
+bool links_doc_parse_path(const collcalc_link_table *links, const char *text, path_stop *stops,
+                          int max, int *out_count, char *why, size_t size)
+{
+    char buffer[512];
+    if (strlen(text) >= sizeof buffer) {
+        snprintf(why, size, "too long");
+        return false;
+    }
+    strcpy(buffer, text);
+    int count = 0;
+    char *save = NULL;
+    for (char *item = strtok_r(buffer, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
+        if (count >= max) {
+            snprintf(why, size, "at most %d stops", max);
+            return false;
+        }
+        char *bar = strchr(item, '|');
+        if (bar != NULL)
+            *bar = '\0';
+        const char *names[2] = {item, bar != NULL ? bar + 1 : item};
+        const collcalc_link *found[2];
+        for (int k = 0; k < 2; k++) {
+            found[k] = collcalc_link_table_find(links, names[k]);
+            if (found[k] == NULL) {
+                char shown[COLLCALC_ECHO_BUFFER];
+                collcalc_echo(shown, sizeof shown, names[k]);
+                snprintf(why, size, "unknown link '%s' (see 'collcalc links')", shown);
+                return false;
+            }
+        }
+        path_stop *stop = &stops[count++];
+        stop->low = found[0];
+        stop->high = found[1];
+        if (bar != NULL)
+            snprintf(stop->label, sizeof stop->label, "%s|%s", found[0]->name, found[1]->name);
+        else
+            snprintf(stop->label, sizeof stop->label, "%s", found[0]->name);
+    }
+    if (count < 2) {
+        snprintf(why, size, "needs at least two links");
+        return false;
+    }
+    *out_count = count;
+    return true;
+}
+
+void links_doc_platform_path(const collcalc_platform *platform, char *path, size_t size)
+{
+    const char *tiers[] = {platform->memory_link, platform->intra_link, platform->host_link,
+                           platform->inter_link};
+    size_t used = 0;
+    path[0] = '\0';
+    for (size_t i = 0; i < 4; i++)
+        if (tiers[i][0] != '\0' && used < size)
+            used += (size_t)snprintf(path + used, size - used, "%s%s", used > 0 ? "," : "",
+                                     tiers[i]);
+}

@@ -4,7 +4,11 @@
 #ifndef COLLCALC_OUTPUT_LINKS_DOC_H
 #define COLLCALC_OUTPUT_LINKS_DOC_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "collcalc/links.h"
+#include "collcalc/platforms.h"
 #include "record.h"
 
 /* One stop on the path: a link, or a range of two (low..high). */
@@ -20,5 +24,15 @@ void links_doc_table(document *doc, const collcalc_link_table *links, collcalc_b
 /* The stops' ratios, the cliff (the largest drop) and the scale-up vs
  * scale-out summary. */
 void links_doc_cliff(document *doc, const path_stop *stops, int count, collcalc_bw_basis basis);
+
+/* --path: links by name, comma-separated, a stop of two as "low|high";
+ * at most max stops, at least two. False with why ("unknown link ...",
+ * "needs at least two links"). */
+bool links_doc_parse_path(const collcalc_link_table *links, const char *text, path_stop *stops,
+                          int max, int *out_count, char *why, size_t size);
+
+/* The path of a platform's tiers from the GPU outwards (memory, intra,
+ * host, inter; a missing tier is skipped), comma-separated into path. */
+void links_doc_platform_path(const collcalc_platform *platform, char *path, size_t size);
 
 #endif
