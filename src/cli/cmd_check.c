@@ -24,8 +24,9 @@ typedef struct {
 
 /* Which cluster the run was on: the options, else the run's own words. */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
-                         bool several_runs, const collcalc_platform **out, int *nodes,
-                         int *gpus_per_node, char *shape_problem, size_t shape_problem_size)
+                         bool several_runs, const collcalc_platform *on,
+                         const collcalc_platform **out, int *nodes, int *gpus_per_node,
+                         char *shape_problem, size_t shape_problem_size)
 {
     const collcalc_platform_table *platforms;
     int code = cli_platforms(ctx, &platforms);
@@ -38,6 +39,8 @@ static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
     long given_nodes = 0;
     if ((code = cli_count(ctx, OPT_NODES, 1, 1L << 20, &given_nodes)) != 0)
         return code;
+    if (on != NULL)
+        *out = on;
     if (*out == NULL)
         *out = collcalc_platform_guess(platforms, run->gpu_model, run->ranks_per_host);
     if (*out == NULL || run->ranks <= 0)
@@ -62,7 +65,7 @@ static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
 
 /* check_hooks.model: NCCL's model of the cluster the run was on. */
 static int run_model(void *context, const collcalc_nccl_tests_run *run, bool modelled,
-                     check_model *out)
+                     const collcalc_platform *on, check_model *out)
 {
     check_state *state = context;
     cli_context *ctx = state->ctx;
@@ -78,7 +81,7 @@ static int run_model(void *context, const collcalc_nccl_tests_run *run, bool mod
         run = &state->run;
     }
     char shape_problem[sizeof out->shape_problem] = "";
-    code = find_platform(ctx, run, state->several_runs, &platform, &nodes, &gpus_per_node,
+    code = find_platform(ctx, run, state->several_runs, on, &platform, &nodes, &gpus_per_node,
                          shape_problem, sizeof shape_problem);
     if (code != 0)
         return code;

@@ -37,8 +37,10 @@ typedef struct {
  * valid until the next call) and a warning for stderr. */
 typedef struct {
     void *context;
+    /* on: a preset to model the run on instead of the one given or guessed
+     * (NULL: the usual choice) */
     int (*model)(void *context, const collcalc_nccl_tests_run *run, bool modelled,
-                 check_model *out);
+                 const collcalc_platform *on, check_model *out);
     void (*warn)(void *context, const char *message);
 } check_hooks;
 

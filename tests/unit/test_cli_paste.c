@@ -252,11 +252,14 @@ static const validation_case VALIDATION[] = {
      {"NVIDIA H100 80GB HBM3; 6 rows", "verdict: healthy"}},
     {"nccl_allreduce_h200_gke_a3ultra_2pod_1gpu_1nic_roce400_dranet.txt", "check", 0,
      {"all-reduce on 2 ranks (process-per-gpu launch), NVIDIA H200; 24 rows",
-      "predicted for hgx-h200, 2 nodes x 1 GPUs", "verdict: below-expectation"}},
+      "predicted for gcp-a3-ultra, 2 nodes x 1 GPUs", "verdict: healthy",
+      "judged on gcp-a3-ultra: the GPU also fits hgx-h200, on which this run is below "
+      "expectation"}},
     {"nccl_allreduce_l40s_2node_1gpu_socket_openshift_schmaustech.txt", "check", 0,
-     {"NVIDIA L40S; 31 rows", "predicted for l40s-8x-pcie, 2 nodes x 1 GPUs",
-      "verdict: below-expectation",
-      "guessed from the GPU: if the cluster is l40s-4x-pcie-socket, give --platform NAME"}},
+     {"NVIDIA L40S; 31 rows", "predicted for l40s-4x-pcie-socket, 2 nodes x 1 GPUs",
+      "verdict: healthy",
+      "judged on l40s-4x-pcie-socket: the GPU also fits l40s-8x-pcie, on which this run is "
+      "below expectation"}},
     {"rccl_allreduce_alltoall_mi355x_8gpu_oci_1node_xgmi.txt", "check", 0,
      {": 2 runs", "run 2 (lines 42-75, 'All 2 All'): all-to-all on 8 ranks; 2 rows; verdict healthy"}},
     {"rccl_allreduce_alltoall_mi355x_pollara400_oci_1_2_4nodes_rccl2.26.6.txt", "check", 0,
