@@ -21,8 +21,10 @@
 #include "collcalc/models.h"
 #include "collcalc/nccl_model.h"
 #include "collcalc/nccl_tests_reader.h"
+#include "collcalc/plan.h"
 #include "collcalc/platforms.h"
 #include "collcalc/status.h"
+#include "collcalc/topo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -239,6 +241,63 @@ void collcalc_run_fit_input(const collcalc_nccl_tests_run *run, collcalc_nccl_fu
                             const collcalc_nccl_constants *constants,
                             const collcalc_nccl_options *options, collcalc_fit_row *rows,
                             collcalc_fit_run *out, size_t *out_too_large, long *out_first_line);
+
+/* The cluster a measured run is judged on: `on` when given, else `named`
+ * (the caller's --platform), else the preset collcalc_platform_guess finds
+ * for the run's GPU and GPUs per host (NULL when none: *out_platform NULL,
+ * COLLCALC_OK); then its shape (collcalc_run_shape). A shape the run cannot
+ * be given is put in shape_problem (the run is not judged, COLLCALC_OK) when
+ * the node count was not given, or was given for a paste of several runs
+ * (it may fit only some); otherwise COLLCALC_ERR_INVALID naming the field.
+ * shape_problem is "" when the shape is known. */
+collcalc_status collcalc_run_cluster(const collcalc_platform_table *platforms,
+                                     const collcalc_platform *named,
+                                     const collcalc_platform *on, long given_nodes,
+                                     bool several_runs, const collcalc_nccl_tests_run *run,
+                                     const collcalc_platform **out_platform, int *out_nodes,
+                                     int *out_gpus_per_node, char *shape_problem,
+                                     size_t shape_problem_size, const char **out_field,
+                                     collcalc_diag *diag);
+
+/* The platform file a fit writes: the platform under name (given_name, else
+ * "<platform>-fitted"), with the fitted values and as source "collcalc fit
+ * of" the inputs shown, checked to load as --platforms does. *json_out for
+ * collcalc_fit_text_free; name_out holds the name. Failures name the field
+ * "name". */
+collcalc_status collcalc_fit_platform_file(const collcalc_platform *platform,
+                                           const char *given_name,
+                                           const collcalc_fit_result *result,
+                                           const char *const *inputs_shown, size_t input_count,
+                                           const collcalc_link_table *links,
+                                           char name_out[COLLCALC_NAME_MAX], char **json_out,
+                                           collcalc_diag *diag);
+
+/* The NICs a KV transfer from GPU0 of topo can use: near_nics those at
+ * PCIe distance (PIX, PXB), far_nics the others, far_nic_GBps the slowest
+ * rate GPUDirect to a far one delivers (the topology's estimate for its
+ * class). COLLCALC_ERR_INVALID ("topo: ...") when GPU0 has no near NIC. */
+collcalc_status collcalc_kv_topo_nics(const collcalc_topo *topo, collcalc_kv_query *q,
+                                      collcalc_diag *diag);
+
+/* A KV transfer without GPUDirect RDMA staged through platform's host link
+ * (PCIe, per direction) into q->host. COLLCALC_ERR_INVALID ("platform:
+ * ...") when the platform names no host link the table has. */
+collcalc_status collcalc_kv_host_link(const collcalc_platform *platform,
+                                      const collcalc_link_table *links, collcalc_kv_query *q,
+                                      collcalc_diag *diag);
+
+/* Sizes first..last as nccl-tests walks them (-b/-e/-f/-i): times factor
+ * (> 1), else plus step, appended to sizes[*count..capacity). Errors name
+ * the part: "first: ..." when first > last, "count: ..." past capacity. */
+collcalc_status collcalc_size_range(uint64_t first, uint64_t last, double factor, uint64_t step,
+                                    uint64_t *sizes, int *count, int capacity,
+                                    collcalc_diag *diag);
+
+/* A size list "1MB,4MB,1GB..8GB": items and ranges (a..b walked by factor
+ * as collcalc_size_range), appended to sizes. Errors: "list: ..." for an
+ * item that is not a size, "first: ..." or "count: ..." as above. */
+collcalc_status collcalc_size_list(const char *list, double factor, uint64_t *sizes, int *count,
+                                   int capacity, collcalc_diag *diag);
 
 /* ------------------------------------------------------------ answer */
 

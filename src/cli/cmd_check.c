@@ -22,7 +22,8 @@ typedef struct {
     bool several_runs;           /* a paste of several runs: --nodes may fit only some */
 } check_state;
 
-/* Which cluster the run was on: the options, else the run's own words. */
+/* Which cluster the run was on: the options, else the run's own words
+ * (collcalc_run_cluster). */
 static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
                          bool several_runs, const collcalc_platform *on,
                          const collcalc_platform **out, int *nodes, int *gpus_per_node,
@@ -30,37 +31,20 @@ static int find_platform(cli_context *ctx, const collcalc_nccl_tests_run *run,
 {
     const collcalc_platform_table *platforms;
     int code = cli_platforms(ctx, &platforms);
-    if (code != 0)
-        return code;
     const char *name = arg_value(&ctx->args, OPT_PLATFORM);
-    *out = NULL;
-    if (name != NULL && (code = cli_platform_named(ctx, name, out)) != 0)
-        return code;
+    const collcalc_platform *named = NULL;
+    if (code == 0 && name != NULL)
+        code = cli_platform_named(ctx, name, &named);
     long given_nodes = 0;
-    if ((code = cli_count(ctx, OPT_NODES, 1, 1L << 20, &given_nodes)) != 0)
-        return code;
-    if (on != NULL)
-        *out = on;
-    if (*out == NULL)
-        *out = collcalc_platform_guess(platforms, run->gpu_model, run->ranks_per_host);
-    if (*out == NULL || run->ranks <= 0)
-        return 0;
+    if (code == 0)
+        code = cli_count(ctx, OPT_NODES, 1, 1L << 20, &given_nodes);
     const char *field = NULL;
     collcalc_diag diag;
-    if (collcalc_run_shape(*out, run->ranks, run->hosts, given_nodes, nodes, gpus_per_node, &field,
-                           &diag) == COLLCALC_OK)
-        return 0;
-    if ((given_nodes > 0 && !several_runs) || field == NULL || strcmp(field, "nodes") != 0)
-        return request_error(ctx, COLLCALC_ERR_INVALID, field, &diag);
-    /* The run does not say its shape, or --nodes does not fit this run of
-     * several: this run is not judged, the others are. */
-    const char *text = diag.message + strlen("nodes: ");
-    size_t length = strlen(text); /* a diag message: shorter than its buffer */
-    if (length >= shape_problem_size)
-        length = shape_problem_size - 1;
-    memcpy(shape_problem, text, length);
-    shape_problem[length] = '\0';
-    return 0;
+    if (code == 0 && collcalc_run_cluster(platforms, named, on, given_nodes, several_runs, run, out,
+                                          nodes, gpus_per_node, shape_problem, shape_problem_size,
+                                          &field, &diag) != COLLCALC_OK)
+        code = request_error(ctx, COLLCALC_ERR_INVALID, field, &diag);
+    return code;
 }
 
 /* check_hooks.model: NCCL's model of the cluster the run was on. */
@@ -80,7 +64,7 @@ static int run_model(void *context, const collcalc_nccl_tests_run *run, bool mod
         state->run.ranks = (int)given_ranks;
         run = &state->run;
     }
-    char shape_problem[sizeof out->shape_problem] = "";
+    char shape_problem[sizeof out->shape_problem];
     code = find_platform(ctx, run, state->several_runs, on, &platform, &nodes, &gpus_per_node,
                          shape_problem, sizeof shape_problem);
     if (code != 0)

@@ -58,35 +58,35 @@ static int run_shape(cli_context *ctx, const char *path, const collcalc_nccl_tes
     return request_error(ctx, COLLCALC_ERR_INVALID, field, &said);
 }
 
-/* One entry per input file, any number of them. */
+/* What the fit keeps of one input file. */
 typedef struct {
-    collcalc_nccl_tests_run *runs;
-    collcalc_fit_row **rows;
+    collcalc_nccl_tests_run run;
+    collcalc_fit_row *rows;
+    int nodes, gpus_per_node;
+    const char *version; /* the NCCL constants the run is predicted with */
+} fit_input;
+
+/* One entry per input file, any number of them; fit_runs side by side, as
+ * collcalc_fit takes them. */
+typedef struct {
+    fit_input *inputs;
     collcalc_fit_run *fit_runs;
     nccl_setup setup;
-    int *nodes, *gpus_per_node;
-    const char **versions; /* the NCCL constants each run is predicted with */
     collcalc_fit_result result;
     size_t count;
 } fit_state;
 
 static void state_free(fit_state *s)
 {
-    if (s == NULL)
-        return;
-    for (size_t i = 0; i < s->count; i++) {
-        if (s->rows != NULL)
-            free(s->rows[i]);
-        if (s->runs != NULL)
-            collcalc_nccl_tests_run_free(&s->runs[i]);
+    for (size_t i = 0; s != NULL && s->inputs != NULL && i < s->count; i++) {
+        free(s->inputs[i].rows);
+        collcalc_nccl_tests_run_free(&s->inputs[i].run);
     }
-    collcalc_fit_result_free(&s->result);
-    free(s->runs);
-    free(s->rows);
-    free(s->fit_runs);
-    free(s->nodes);
-    free(s->gpus_per_node);
-    free(s->versions);
+    if (s != NULL) {
+        collcalc_fit_result_free(&s->result);
+        free(s->inputs);
+        free(s->fit_runs);
+    }
     free(s);
 }
 
@@ -96,14 +96,9 @@ static fit_state *state_new(size_t count)
     if (s == NULL)
         return NULL;
     s->count = count;
-    s->runs = calloc(count, sizeof *s->runs);
-    s->rows = calloc(count, sizeof *s->rows);
+    s->inputs = calloc(count, sizeof *s->inputs);
     s->fit_runs = calloc(count, sizeof *s->fit_runs);
-    s->nodes = calloc(count, sizeof *s->nodes);
-    s->gpus_per_node = calloc(count, sizeof *s->gpus_per_node);
-    s->versions = calloc(count, sizeof *s->versions);
-    if (s->runs == NULL || s->rows == NULL || s->fit_runs == NULL || s->nodes == NULL ||
-        s->gpus_per_node == NULL || s->versions == NULL) {
+    if (s->inputs == NULL || s->fit_runs == NULL) {
         state_free(s);
         return NULL;
     }
@@ -116,31 +111,32 @@ static int prepare(cli_context *ctx, fit_state *s, const collcalc_platform *base
 {
     for (size_t i = 0; i < s->count; i++) {
         const char *path = arg_positional(&ctx->args, (int)i);
-        collcalc_nccl_tests_run *run = &s->runs[i];
+        fit_input *in = &s->inputs[i];
+        collcalc_nccl_tests_run *run = &in->run;
         collcalc_nccl_func func;
-        if (run->op_source == COLLCALC_NCCL_TESTS_FROM_NONE || !nccl_func_of(run->op, &func))
+        if (run->op_source == COLLCALC_NCCL_TESTS_FROM_NONE || !collcalc_nccl_func_from_op(run->op, &func))
             return cli_usage_error(ctx, "--op",
                                    "%s: the op is not known or not one NCCL's tuner costs: give "
                                    "--op (all-reduce, all-gather, reduce-scatter, broadcast, "
                                    "reduce)",
                                    input_shown(path));
-        int code = run_shape(ctx, path, run, base, &s->nodes[i], &s->gpus_per_node[i]);
+        int code = run_shape(ctx, path, run, base, &in->nodes, &in->gpus_per_node);
         if (code != 0)
             return code;
-        collcalc_nccl_launch launch = collcalc_run_launch(run, s->nodes[i], base);
-        code = nccl_setup_build(ctx, base, s->nodes[i], s->gpus_per_node[i],
+        collcalc_nccl_launch launch = collcalc_run_launch(run, in->nodes, base);
+        code = nccl_setup_build(ctx, base, in->nodes, in->gpus_per_node,
                                 run->nccl_version[0] ? run->nccl_version : NULL, launch,
                                 &s->setup);
         if (code != 0)
             return code;
-        s->versions[i] = s->setup.constants->version;
-        s->rows[i] = calloc(run->row_count + 1, sizeof *s->rows[i]);
-        if (s->rows[i] == NULL)
+        in->version = s->setup.constants->version;
+        in->rows = calloc(run->row_count + 1, sizeof *in->rows);
+        if (in->rows == NULL)
             return cli_data_error(ctx, NULL, "out of memory");
         size_t too_large = 0;
         long too_large_line = 0;
         collcalc_run_fit_input(run, func, &s->setup.system, s->setup.constants,
-                               &s->setup.options, s->rows[i], &s->fit_runs[i], &too_large,
+                               &s->setup.options, in->rows, &s->fit_runs[i], &too_large,
                                &too_large_line);
         if (too_large > 0) /* the fit leaves them out (collcalc_fit) */
             cli_warn(ctx,
@@ -189,8 +185,9 @@ static int add_report(cli_context *ctx, document *doc, const fit_state *s,
     if (runs == NULL)
         return cli_data_error(ctx, NULL, "out of memory");
     for (size_t i = 0; i < s->count; i++)
-        runs[i] = (fit_doc_run){input_shown(arg_positional(&ctx->args, (int)i)), s->runs[i].op,
-                                s->nodes[i], s->gpus_per_node[i], s->versions[i]};
+        runs[i] = (fit_doc_run){input_shown(arg_positional(&ctx->args, (int)i)),
+                                s->inputs[i].run.op, s->inputs[i].nodes,
+                                s->inputs[i].gpus_per_node, s->inputs[i].version};
     fit_doc(doc, &s->result, platform, name, output, runs, s->count);
     free(runs);
     warn_bounds(ctx, &s->result);
@@ -214,10 +211,10 @@ int cmd_fit(cli_context *ctx)
         return cli_data_error(ctx, NULL, "out of memory");
     int code = 0;
     for (size_t i = 0; i < count && code == 0; i++)
-        code = read_nccl_tests_run(ctx, arg_positional(&ctx->args, (int)i), &s->runs[i]);
+        code = read_nccl_tests_run(ctx, arg_positional(&ctx->args, (int)i), &s->inputs[i].run);
     const collcalc_platform *platform = NULL;
     if (code == 0)
-        code = find_platform(ctx, &s->runs[0], &platform);
+        code = find_platform(ctx, &s->inputs[0].run, &platform);
     /* The platform without any earlier fit: what the new one replaces. */
     collcalc_platform base;
     if (code == 0) {
@@ -226,48 +223,24 @@ int cmd_fit(cli_context *ctx)
         base.nccl_fit.bw_efficiency = 1.0;
         code = prepare(ctx, s, &base);
     }
-    char name[COLLCALC_NAME_MAX];
-    const char *given_name = arg_value(&ctx->args, OPT_NAME);
-    if (code == 0) {
-        size_t length = given_name != NULL ? strlen(given_name)
-                                           : strlen(platform->name) + strlen("-fitted");
-        if (length >= sizeof name)
-            code = cli_usage_error(ctx, "--name", "%s has more than the %d characters a platform "
-                                                  "name may have%s",
-                                   given_name != NULL ? "the name" : "PLATFORM-fitted",
-                                   COLLCALC_NAME_MAX - 1, given_name != NULL ? "" : ": give --name");
-        else if (given_name != NULL)
-            memcpy(name, given_name, length + 1);
-        else {
-            memcpy(name, platform->name, strlen(platform->name));
-            memcpy(name + strlen(platform->name), "-fitted", sizeof "-fitted");
-        }
-    }
     collcalc_diag diag;
     if (code == 0 && collcalc_fit(s->fit_runs, count, &s->result, &diag) != COLLCALC_OK)
         code = cli_data_error(ctx, NULL, "%s", diag.message);
-    char *json = NULL;
-    if (code == 0) {
-        collcalc_platform_nccl_fit values = s->result.values;
-        size_t used = (size_t)snprintf(values.source, sizeof values.source, "collcalc fit of");
-        for (size_t i = 0; i < count && used < sizeof values.source; i++)
-            used += (size_t)snprintf(values.source + used, sizeof values.source - used, "%s %s",
-                                     i == 0 ? "" : ",",
-                                     input_shown(arg_positional(&ctx->args, (int)i)));
-        if (collcalc_fit_platform_json(platform, name, &values, &json, &diag) != COLLCALC_OK)
-            code = cli_usage_error(ctx, "--name", "%s", diag.message);
-    }
-    /* The file must load as --platforms does. */
     const collcalc_link_table *links = NULL;
     if (code == 0)
         code = cli_links(ctx, &links);
-    if (code == 0) {
-        collcalc_platform_table *check = NULL;
-        if (collcalc_platform_table_parse_named(json, strlen(json), "fitted platform", links,
-                                                &check, &diag) != COLLCALC_OK)
-            code = cli_usage_error(ctx, "--name", "%s", diag.message);
-        collcalc_platform_table_free(check);
-    }
+    char name[COLLCALC_NAME_MAX];
+    char *json = NULL;
+    const char **shown = code == 0 ? calloc(count, sizeof *shown) : NULL;
+    if (code == 0 && shown == NULL)
+        code = cli_data_error(ctx, NULL, "out of memory");
+    for (size_t i = 0; code == 0 && i < count; i++)
+        shown[i] = input_shown(arg_positional(&ctx->args, (int)i));
+    if (code == 0 && collcalc_fit_platform_file(platform, arg_value(&ctx->args, OPT_NAME),
+                                                &s->result, shown, count, links, name, &json,
+                                                &diag) != COLLCALC_OK)
+        code = cli_usage_error(ctx, "--name", "%s", diag.message + strlen("name: "));
+    free(shown);
     if (code == 0 && output == NULL) {
         fputs(json, ctx->out);
         fputc('\n', ctx->out);

@@ -4,34 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collcalc/plan.h"
-#include "collcalc/topo.h"
+#include "collcalc/answer.h"
 #include "commands.h"
 #include "human.h"
 #include "kv_doc.h"
 #include "plan_args.h"
 
-/* --no-gdr: the platform's host link (PCIe), per direction. */
+/* --no-gdr: the platform's host link (collcalc_kv_host_link). */
 static int kv_host_link(cli_context *ctx, collcalc_kv_query *q)
 {
-    const char *name = arg_value(&ctx->args, OPT_PLATFORM);
-    if (name == NULL)
-        return cli_usage_error(ctx, "--no-gdr", "needs --platform (its host link)");
-    const collcalc_platform *p;
+    const collcalc_platform *p = NULL;
     const collcalc_link_table *links;
-    int code = plan_platform(ctx, &p, &links);
-    if (code != 0)
-        return code;
-    const collcalc_link *host = p != NULL ? collcalc_link_table_find(links, p->host_link) : NULL;
-    if (host == NULL)
-        return cli_usage_error(ctx, "--no-gdr", "platform '%.40s' names no host link", name);
-    collcalc_link_params_from_link(host, COLLCALC_BW_PER_DIRECTION, &q->host);
-    return 0;
+    int code = arg_value(&ctx->args, OPT_PLATFORM) == NULL
+                   ? cli_usage_error(ctx, "--no-gdr", "needs --platform (its host link)")
+                   : plan_platform(ctx, &p, &links);
+    collcalc_diag diag;
+    if (code == 0 && p != NULL && collcalc_kv_host_link(p, links, q, &diag) != COLLCALC_OK)
+        code = cli_usage_error(ctx, "--no-gdr", "%s", diag.message + strlen("platform: "));
+    return code;
 }
 
-/* --topo: the NICs at PCIe distance (PIX, PXB) of GPU0 and the farther
- * ones, with what GPUDirect to a farther NIC delivers (the topology's own
- * estimate for its class). */
+/* --topo: the NICs of GPU0 (collcalc_kv_topo_nics). */
 static int kv_topo_nics(cli_context *ctx, collcalc_kv_query *q)
 {
     const char *path = arg_value(&ctx->args, OPT_TOPO);
@@ -47,25 +40,11 @@ static int kv_topo_nics(cli_context *ctx, collcalc_kv_query *q)
         return cli_data_error(ctx, cli_input_name(path), "%s", diag.message);
     }
     free(text);
-    q->near_nics = q->far_nics = 0;
-    q->far_nic_GBps = 0;
-    for (int d = 0; d < topo->device_count; d++) {
-        if (topo->devices[d].kind != COLLCALC_TOPO_NIC)
-            continue;
-        collcalc_topo_class c = topo->cells[0][d].connection;
-        if (c == COLLCALC_TOPO_PIX || c == COLLCALC_TOPO_PXB) {
-            q->near_nics++;
-        } else {
-            double rate = collcalc_topo_pair_GBps(topo, 0, d);
-            q->far_nics++;
-            if (q->far_nic_GBps == 0 || rate < q->far_nic_GBps)
-                q->far_nic_GBps = rate;
-        }
-    }
+    code = collcalc_kv_topo_nics(topo, q, &diag) == COLLCALC_OK
+               ? 0
+               : cli_usage_error(ctx, "--topo", "%s", diag.message + strlen("topo: "));
     collcalc_topo_free(topo);
-    if (q->near_nics == 0)
-        return cli_usage_error(ctx, "--topo", "GPU0 has no NIC at PCIe distance (PIX or PXB)");
-    return 0;
+    return code;
 }
 
 static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model_shape *model)

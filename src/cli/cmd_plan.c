@@ -11,6 +11,7 @@
 #include "plan_doc.h"
 #include "nccl_setup.h"
 #include "plan_args.h"
+#include "request.h"
 
 static int plan_query(cli_context *ctx, collcalc_plan_query *q)
 {
@@ -135,12 +136,14 @@ static int plan_gpu(cli_context *ctx, collcalc_gpu_table **table, const collcalc
 static int plan_costing(cli_context *ctx, collcalc_plan_query *q, collcalc_nccl_costing *costing,
                         nccl_setup *setup)
 {
-    const char *model = arg_value(&ctx->args, OPT_COST_MODEL);
     const char *platform_name = arg_value(&ctx->args, OPT_PLATFORM);
-    if (model != NULL && strcmp(model, "nccl") != 0 && strcmp(model, "alpha-beta") != 0)
-        return cli_usage_error(ctx, "--cost-model", "unknown model '%.60s' (nccl or alpha-beta)",
-                               model);
-    bool nccl = model != NULL ? strcmp(model, "nccl") == 0 : platform_name != NULL;
+    collcalc_request words = COLLCALC_REQUEST_INIT; /* --cost-model read as the request's */
+    int code = request_nccl_from_args(ctx, &words);
+    if (code != 0)
+        return code;
+    bool nccl = words.cost_model != COLLCALC_COST_MODEL_AUTO
+                    ? words.cost_model == COLLCALC_COST_MODEL_NCCL
+                    : platform_name != NULL;
     if (nccl && platform_name == NULL)
         return cli_usage_error(ctx, "--cost-model", "the NCCL model needs --platform");
     if (!nccl) {
@@ -150,7 +153,7 @@ static int plan_costing(cli_context *ctx, collcalc_plan_query *q, collcalc_nccl_
     }
     const collcalc_platform *platform;
     const collcalc_link_table *links;
-    int code = plan_platform(ctx, &platform, &links);
+    code = plan_platform(ctx, &platform, &links);
     if (code != 0 || platform == NULL)
         return code; /* an unknown platform: the cluster resolution has already said so */
     code = nccl_setup_build(ctx, platform, 1, platform->gpus_per_node, NULL,

@@ -4,18 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
 #include "request.h"
-
-bool nccl_func_of(collcalc_op op, collcalc_nccl_func *out)
-{
-    return collcalc_nccl_func_from_op(op, out);
-}
-
-void nccl_choice_text(char *buffer, size_t size, const collcalc_nccl_candidate *candidate)
-{
-    report_nccl_choice_text(buffer, size, candidate);
-}
 
 int nccl_setup_build(cli_context *ctx, const collcalc_platform *platform, int nodes,
                      int gpus_per_node, const char *version, collcalc_nccl_launch launch,

@@ -18,10 +18,6 @@ typedef struct {
     int nodes, gpus_per_node;
 } nccl_setup;
 
-/* collcalc_nccl_func_from_op (collcalc/nccl_model.h) under its old name,
- * for cmd_check.c and cmd_fit.c; new code calls that directly. */
-bool nccl_func_of(collcalc_op op, collcalc_nccl_func *out);
-
 /* Builds the setup for `nodes` nodes of `gpus_per_node` GPUs of platform.
  * version: the run's NCCL version (NULL: --nccl-version, else the newest);
  * launch: the run's (used unless --launch says otherwise). Reads
@@ -31,8 +27,5 @@ bool nccl_func_of(collcalc_op op, collcalc_nccl_func *out);
 int nccl_setup_build(cli_context *ctx, const collcalc_platform *platform, int nodes,
                      int gpus_per_node, const char *version, collcalc_nccl_launch launch,
                      nccl_setup *out);
-
-/* "Ring/LL", "NVLS/Simple". */
-void nccl_choice_text(char *buffer, size_t size, const collcalc_nccl_candidate *candidate);
 
 #endif

@@ -4,44 +4,18 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "collcalc/units.h"
+#include "collcalc/answer.h"
 
-static int add_size(cli_context *ctx, uint64_t *sizes, int *count, uint64_t size)
+/* A size-list error of the library said with the option it came from. */
+static int size_error(cli_context *ctx, const collcalc_diag *diag)
 {
-    if (*count >= MAX_SWEEP_SIZES)
-        return cli_usage_error(ctx, NULL, "more than %d sizes: use a larger step (-f, -i)",
-                           MAX_SWEEP_SIZES);
-    sizes[(*count)++] = size;
-    return 0;
-}
-
-/* Walks min..max by factor (> 1) or by step, as nccl-tests does. */
-static int expand_range(cli_context *ctx, uint64_t min_bytes, uint64_t max_bytes,
-                        double factor, uint64_t step, uint64_t *sizes, int *count)
-{
-    if (min_bytes > max_bytes)
-        return cli_usage_error(ctx, "-b", "the first size is larger than the last (-e)");
-    uint64_t size = min_bytes;
-    for (;;) {
-        int code = add_size(ctx, sizes, count, size);
-        if (code != 0)
-            return code;
-        if (size >= max_bytes)
-            break;
-        uint64_t next;
-        if (factor > 1.0) {
-            double grown = (double)size * factor;
-            next = grown >= 1.8e19 ? UINT64_MAX : (uint64_t)grown;
-            if (next <= size)
-                next = size + 1;
-        } else {
-            next = size + step;
-        }
-        if (next <= size || next > max_bytes)
-            break; /* past the end, or past UINT64_MAX */
-        size = next;
-    }
-    return 0;
+    const char *text = strchr(diag->message, ':') + 2;
+    if (strncmp(diag->message, "count:", 6) == 0)
+        return cli_usage_error(ctx, NULL, "%s", text);
+    if (strncmp(diag->message, "first:", 6) == 0)
+        return cli_usage_error(ctx, "-b", "%s", text);
+    return cli_usage_error(ctx, arg_given(&ctx->args, OPT_SIZES) ? "--sizes" : "--size", "%s",
+                           text);
 }
 
 int sizes_expand(cli_context *ctx, const char *default_list, uint64_t default_min,
@@ -75,42 +49,17 @@ int sizes_expand(cli_context *ctx, const char *default_list, uint64_t default_mi
         return cli_usage_error(ctx, "-f", "the factor must be more than 1 (use -i to add a step)");
     if (list == NULL && !min_set && !max_set && default_list != NULL)
         list = default_list;
+    collcalc_diag diag;
+    collcalc_status status;
     if (list == NULL) {
         if (min_set && !max_set)
             high = low;
         if (step_set)
             factor = 1.0;
-        code = expand_range(ctx, low, high, factor, step, sizes, &count);
-        *out_count = count;
-        return code;
-    }
-    collcalc_diag diag;
-    char buffer[2048];
-    if (strlen(list) >= sizeof buffer)
-        return cli_usage_error(ctx, "--sizes", "list too long");
-    strcpy(buffer, list);
-    char *item = buffer;
-    while (item != NULL && code == 0) {
-        char *comma = strchr(item, ',');
-        if (comma != NULL)
-            *comma = '\0';
-        char *dots = strstr(item, "..");
-        if (dots != NULL) {
-            *dots = '\0';
-            uint64_t a, b;
-            if (collcalc_size_bytes_parse(item, &a, &diag) != COLLCALC_OK ||
-                collcalc_size_bytes_parse(dots + 2, &b, &diag) != COLLCALC_OK)
-                return cli_usage_error(ctx, "--sizes", "%s", diag.message);
-            code = expand_range(ctx, a, b, factor, 1, sizes, &count);
-        } else {
-            uint64_t size;
-            if (collcalc_size_bytes_parse(item, &size, &diag) != COLLCALC_OK)
-                return cli_usage_error(ctx, arg_given(&ctx->args, OPT_SIZES) ? "--sizes" : "--size",
-                                       "%s", diag.message);
-            code = add_size(ctx, sizes, &count, size);
-        }
-        item = comma != NULL ? comma + 1 : NULL;
+        status = collcalc_size_range(low, high, factor, step, sizes, &count, MAX_SWEEP_SIZES, &diag);
+    } else {
+        status = collcalc_size_list(list, factor, sizes, &count, MAX_SWEEP_SIZES, &diag);
     }
     *out_count = count;
-    return code;
+    return status == COLLCALC_OK ? 0 : size_error(ctx, &diag);
 }
