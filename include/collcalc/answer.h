@@ -272,6 +272,25 @@ collcalc_status collcalc_fit_platform_file(const collcalc_platform *platform,
                                            char name_out[COLLCALC_NAME_MAX], char **json_out,
                                            collcalc_diag *diag);
 
+/* A planner's collectives costed as the single command answers them (a
+ * collcalc_plan_query costing hook: costing.fn = collcalc_cost_answer,
+ * costing.context = &this). Each group's GPUs and nodes of platform are
+ * prepared by collcalc_prepare_nccl with request's NCCL fields (the launch
+ * is one process per GPU, as serving runs, unless the request sets one),
+ * and NCCL's choice is timed, so `plan` and `allreduce --size S --platform
+ * P --gpus G --launch process-per-gpu` give one number. Groups NCCL's
+ * model cannot hold keep collcalc_cost_fastest_nccl's alpha-beta figure;
+ * the counters say how often. */
+typedef struct {
+    collcalc_session *session;
+    const collcalc_request *request;   /* NCCL fields only; borrowed */
+    const collcalc_platform *platform; /* borrowed from the session's table */
+    long nccl_calls, fallback_calls;
+} collcalc_answer_costing;
+
+collcalc_status collcalc_cost_answer(const collcalc_query *query, void *context,
+                                     collcalc_result *out_result, collcalc_diag *diag);
+
 /* The NICs a KV transfer from GPU0 of topo can use: near_nics those at
  * PCIe distance (PIX, PXB), far_nics the others, far_nic_GBps the slowest
  * rate GPUDirect to a far one delivers (the topology's estimate for its

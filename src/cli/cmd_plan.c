@@ -132,17 +132,19 @@ static int plan_gpu(cli_context *ctx, collcalc_gpu_table **table, const collcalc
 }
 
 /* With a platform, the NCCL-faithful model costs the collectives (unless
- * --cost-model alpha-beta). */
-static int plan_costing(cli_context *ctx, collcalc_plan_query *q, collcalc_nccl_costing *costing,
-                        nccl_setup *setup)
+ * --cost-model alpha-beta), through the answer layer (collcalc_cost_answer):
+ * each group as the single command answers it. */
+static int plan_costing(cli_context *ctx, collcalc_plan_query *q, collcalc_answer_costing *costing,
+                        collcalc_request *words, nccl_setup *setup)
 {
     const char *platform_name = arg_value(&ctx->args, OPT_PLATFORM);
-    collcalc_request words = COLLCALC_REQUEST_INIT; /* --cost-model read as the request's */
-    int code = request_nccl_from_args(ctx, &words);
+    int code = request_nccl_from_args(ctx, words);
+    if (code == 0)
+        code = request_spec_from_args(ctx, &words->cluster);
     if (code != 0)
         return code;
-    bool nccl = words.cost_model != COLLCALC_COST_MODEL_AUTO
-                    ? words.cost_model == COLLCALC_COST_MODEL_NCCL
+    bool nccl = words->cost_model != COLLCALC_COST_MODEL_AUTO
+                    ? words->cost_model == COLLCALC_COST_MODEL_NCCL
                     : platform_name != NULL;
     if (nccl && platform_name == NULL)
         return cli_usage_error(ctx, "--cost-model", "the NCCL model needs --platform");
@@ -152,20 +154,20 @@ static int plan_costing(cli_context *ctx, collcalc_plan_query *q, collcalc_nccl_
         return 0;
     }
     const collcalc_platform *platform;
-    const collcalc_link_table *links;
-    code = plan_platform(ctx, &platform, &links);
+    code = plan_platform(ctx, &platform, NULL);
     if (code != 0 || platform == NULL)
         return code; /* an unknown platform: the cluster resolution has already said so */
+    /* One node of the platform: the NCCL options are checked, and said
+     * with their flags, before the search costs any group. */
     code = nccl_setup_build(ctx, platform, 1, platform->gpus_per_node, NULL,
                             COLLCALC_NCCL_LAUNCH_PROCESS_PER_GPU, setup);
+    if (code == 0)
+        code = cli_session(ctx, &costing->session);
     if (code != 0)
         return code;
-    collcalc_nccl_costing_init(costing);
-    costing->platform = platform;
-    costing->links = links;
-    costing->constants = setup->constants;
-    costing->options = setup->options;
-    q->costing.fn = collcalc_cost_nccl_platform;
+    costing->request = words;
+    costing->platform = setup->platform;
+    q->costing.fn = collcalc_cost_answer;
     q->costing.context = costing;
     return 0;
 }
@@ -221,10 +223,11 @@ int cmd_plan(cli_context *ctx)
     q.model = model;
     if (code == 0)
         code = plan_query(ctx, &q);
-    collcalc_nccl_costing costing;
+    collcalc_answer_costing costing = {0};
+    collcalc_request words = COLLCALC_REQUEST_INIT;
     nccl_setup setup;
     if (code == 0)
-        code = plan_costing(ctx, &q, &costing, &setup);
+        code = plan_costing(ctx, &q, &costing, &words, &setup);
     collcalc_gpu_table *gpus = NULL;
     const char *gpu_name = NULL;
     if (code == 0)

@@ -12,6 +12,9 @@
 #include "collcalc/model.h"
 #include "support.h"
 
+#include <cjson/cJSON.h>
+#include <math.h>
+
 /* ---- CSV ------------------------------------------------------------------- */
 
 enum { CSV_COLUMNS = 64, CSV_ROWS = 64 };
@@ -422,6 +425,107 @@ static void every_command_gives_the_same_answer(void **state)
     assert_true(checked * 10 >= question_count * 7);
 }
 
+/* ---- plan's per-collective costing ---------------------------------------------------- */
+
+/* The single command a plan collective is: its op, message size and group
+ * (GPUs and nodes) on the same platform, one process per GPU as plan
+ * assumes for serving. NULL for a kind that is not one collective call:
+ * EP dispatch and combine are the MoE kernels' (collcalc moe), not NCCL's
+ * all-to-all. */
+static const char *op_of_kind(const char *kind)
+{
+    static const struct {
+        const char *kind, *op;
+    } KINDS[] = {{"tp-allreduce", "allreduce"},        {"tp-reducescatter", "reducescatter"},
+                 {"tp-allgather", "allgather"},        {"dp-allreduce", "allreduce"},
+                 {"dp-expert-allreduce", "allreduce"}, {"pp-sendrecv", "sendrecv"}};
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++)
+        if (strcmp(KINDS[i].kind, kind) == 0)
+            return KINDS[i].op;
+    return NULL;
+}
+
+static double selected_time_us(const char *json)
+{
+    cJSON *root = cJSON_Parse(json);
+    double time = -1.0;
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    const cJSON *row;
+    cJSON_ArrayForEach(row, results)
+    {
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "selected")))
+            time = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "time_us"));
+    }
+    cJSON_Delete(root);
+    return time;
+}
+
+/* Random plans on NCCL-model platforms: every collective plan costs with
+ * NCCL's model is the number the single command gives for it. */
+static void plan_costs_each_collective_as_the_single_command(void **state)
+{
+    (void)state;
+    static const char *const MODELS[] = {"llama-3-70b", "llama-3.1-8b", "mixtral-8x7b",
+                                         "qwen3-235b-a22b", "deepseek-v3"}; /* dense first */
+    static const char *const PLAN_PLATFORMS[] = {"hgx-h100", "hgx-b200", "gb200-nvl72",
+                                                 "mi355x-8x", "aws-p5"};
+    static const char *const EXTRAS[] = {"", " --nccl-version 2.21", " --no-nvls",
+                                         " --phase prefill"};
+    rng_state = 20261204ULL;
+    long compared = 0, failures = 0;
+    long plans = question_count >= 2000 ? 60 : 12; /* fewer under valgrind (argv[1]) */
+    for (long i = 0; i < plans; i++) {
+        const char *platform = PLAN_PLATFORMS[next_random(5)];
+        unsigned model = next_random(5);
+        int tp = 1 << next_random(4), dp = 1 + (int)next_random(2), pp = 1 + (int)next_random(2);
+        char line[512];
+        snprintf(line, sizeof line,
+                 "plan --model %s --platform %s --tokens %u --tp %d --dp %d --pp %d%s%s "
+                 "--format json",
+                 MODELS[model], platform, 8u << next_random(10), tp, dp, pp,
+                 model >= 2 && next_random(2) ? " --ep 8" : "", EXTRAS[next_random(4)]);
+        test_cli_run run = run_line(NULL, line);
+        cJSON *root = run.exit_code == 0 ? cJSON_Parse(run.out) : NULL;
+        const cJSON *collectives = cJSON_GetObjectItemCaseSensitive(root, "collectives");
+        const cJSON *c;
+        cJSON_ArrayForEach(c, collectives)
+        {
+            const char *op = op_of_kind(
+                cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "kind")));
+            int group = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "group_size"));
+            int nodes = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "nodes"));
+            double bytes = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "message_bytes"));
+            double each = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "time_us_each"));
+            if (op == NULL || group < 2 || nodes < 1 || group % nodes != 0 || !(bytes > 0))
+                continue;
+            char single[512];
+            const char *extra = strstr(line, " --nccl-version 2.21") ? " --nccl-version 2.21"
+                                : strstr(line, " --no-nvls")       ? " --no-nvls"
+                                                                    : "";
+            snprintf(single, sizeof single,
+                     "%s --size %.0fB --platform %s --nodes %d --gpus-per-node %d "
+                     "--launch process-per-gpu%s --format json",
+                     op, bytes, platform, nodes, group / nodes, extra);
+            test_cli_run one = run_line(NULL, single);
+            double want = one.exit_code == 0 ? selected_time_us(one.out) : -1.0;
+            if (want < 0 || fabs(want - each) > 1e-9 * want) {
+                print_error("%s\n  %s: %.17g us\n  %s: %.17g us (exit %d)\n", line,
+                            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "kind")),
+                            each, single, want, one.exit_code);
+                failures++;
+            }
+            compared++;
+            test_cli_run_free(&one);
+        }
+        cJSON_Delete(root);
+        test_cli_run_free(&run);
+    }
+    print_message("%ld plan collectives compared with the single command, %ld differences\n",
+                  compared, failures);
+    assert_int_equal(failures, 0);
+    assert_true(compared >= plans);
+}
+
 /* ---- regressions (issue 19) ---------------------------------------------------------- */
 
 /* The busbw of NCCL's choice / of a comparison's first row, as text. */
@@ -591,6 +695,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(alltoall_honours_no_p2p_and_launch),
         cmocka_unit_test(check_error_reads_one_way),
         cmocka_unit_test(every_command_gives_the_same_answer),
+        cmocka_unit_test(plan_costs_each_collective_as_the_single_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
