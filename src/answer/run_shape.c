@@ -141,8 +141,11 @@ collcalc_status collcalc_fit_platform_file(const collcalc_platform *platform,
                                   COLLCALC_NAME_MAX - 1, given_name != NULL ? "" : ": give --name");
     if (given_name != NULL)
         memcpy(name_out, given_name, length + 1);
-    else
-        snprintf(name_out, COLLCALC_NAME_MAX, "%s-fitted", platform->name);
+    else { /* length checked above: the name and its suffix fit */
+        size_t base = strlen(platform->name);
+        memcpy(name_out, platform->name, base);
+        memcpy(name_out + base, "-fitted", sizeof "-fitted");
+    }
     collcalc_platform_nccl_fit values = result->values;
     size_t used = (size_t)snprintf(values.source, sizeof values.source, "collcalc fit of");
     for (size_t i = 0; i < input_count && used < sizeof values.source; i++)
