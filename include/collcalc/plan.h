@@ -48,33 +48,9 @@ typedef struct {
 collcalc_status collcalc_cost_fastest_nccl(const collcalc_query *query, void *context,
                                            collcalc_result *out_result, collcalc_diag *diag);
 
-/* The NCCL-faithful model as a costing hook, for a platform preset: set
- * costing.fn = collcalc_cost_nccl_platform, costing.context = &this. Each
- * group's collective is predicted by collcalc_nccl_predict on the system
- * collcalc_nccl_system_from_platform derives for its GPUs and nodes. What
- * NCCL's tuner does not cost (all-to-all, send/recv) and groups it cannot
- * describe (GPUs not a multiple of the nodes) fall back to
- * collcalc_cost_fastest_nccl; the counters say how often. */
-typedef struct {
-    const collcalc_platform *platform;        /* borrowed, required */
-    const collcalc_link_table *links;         /* borrowed, required */
-    const collcalc_nccl_constants *constants; /* the NCCL release; borrowed, required */
-    collcalc_nccl_options options;
-    collcalc_nccl_launch launch;
-    long nccl_calls;     /* collectives the NCCL model costed */
-    long fallback_calls; /* collectives the alpha-beta model costed instead */
-} collcalc_nccl_costing;
-
-/* Every algorithm and correction on (collcalc_nccl_options_init), a process
- * per GPU, counters 0; the caller sets platform, links and constants. */
-void collcalc_nccl_costing_init(collcalc_nccl_costing *costing);
-
-/* The hook itself; context is a collcalc_nccl_costing. The result keeps the
- * alpha-beta phases for its shape and takes NCCL's time, latency and
- * bandwidth terms and its algorithm (ring, tree, nvls; CollNet and PAT keep
- * the alpha-beta algorithm's name). */
-collcalc_status collcalc_cost_nccl_platform(const collcalc_query *query, void *context,
-                                            collcalc_result *out_result, collcalc_diag *diag);
+/* The NCCL-faithful model as a costing hook, with each group prepared as
+ * the single command prepares it, is the answer layer's
+ * collcalc_cost_answer (collcalc/answer.h). */
 
 /* Upper bound on tokens a planner accepts: beyond this a count is a typing
  * mistake (2^34 = 17 billion tokens in flight). */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collcalc/answer.h"
 #include "collcalc/links.h"
 #include "collcalc/models.h"
 #include "collcalc/plan.h"
@@ -408,21 +409,20 @@ static void test_costing_hook(void **state)
     assert_true(r.comm_us == p.comm_us);
 }
 
-/* The NCCL-faithful model as the hook, for the HGX H100 preset. */
+/* The NCCL-faithful model as the hook (the answer layer's, which prepares
+ * each group as the single command does), for the HGX H100 preset. */
 static void test_nccl_costing(void **state)
 {
     (void)state;
     collcalc_diag diag = {{0}};
-    collcalc_nccl_constants_table *constants = NULL;
-    assert_int_equal(collcalc_nccl_constants_builtin(&constants, &diag), COLLCALC_OK);
-    collcalc_nccl_costing nccl;
-    collcalc_nccl_costing_init(&nccl);
-    nccl.platform = collcalc_platform_table_find(platforms, "hgx-h100");
-    nccl.links = links;
-    assert_int_equal(collcalc_nccl_constants_find(constants, NULL, &nccl.constants, &diag),
+    collcalc_session *session = NULL;
+    assert_int_equal(collcalc_session_new(&session, &diag), COLLCALC_OK);
+    collcalc_request request = COLLCALC_REQUEST_INIT;
+    collcalc_answer_costing nccl = {session, &request, NULL, 0, 0};
+    assert_int_equal(collcalc_session_platform(session, "hgx-h100", &nccl.platform, &diag),
                      COLLCALC_OK);
     collcalc_plan_query q = llama_decode(8, "hgx-h100");
-    q.costing.fn = collcalc_cost_nccl_platform;
+    q.costing.fn = collcalc_cost_answer;
     q.costing.context = &nccl;
     collcalc_plan_result r = run(&q);
     assert_int_equal(nccl.nccl_calls, 1);
@@ -445,13 +445,23 @@ static void test_nccl_costing(void **state)
     assert_true(nccl.nccl_calls > calls);
     const collcalc_plan_item *pp = item(&r, COLLCALC_COMM_PP_SENDRECV);
     assert_true(pp->time_us_each > 0 && isfinite(pp->time_us_each));
-    collcalc_nccl_costing empty;
-    collcalc_nccl_costing_init(&empty);
+    /* the request's NCCL fields reach every group: without NVLS the TP 8
+     * all-reduce of 4,096 tokens runs on rings, and takes longer */
+    collcalc_plan_query big = llama_decode(8, "hgx-h100");
+    big.tokens = 4096;
+    big.costing = q.costing;
+    collcalc_plan_result with_nvls = run(&big);
+    request.cluster.nvls = COLLCALC_SETTING_OFF;
+    collcalc_plan_result without = run(&big);
+    assert_true(item(&without, COLLCALC_COMM_TP_ALLREDUCE)->time_us_each >
+                1.2 * item(&with_nvls, COLLCALC_COMM_TP_ALLREDUCE)->time_us_each);
+    collcalc_answer_costing empty = {0};
     q.costing.context = &empty;
     collcalc_plan_result bad;
     assert_int_equal(collcalc_plan_evaluate(&q, &bad, &diag), COLLCALC_ERR_INVALID);
-    assert_string_equal(diag.message, "the NCCL costing needs a platform, links and constants");
-    collcalc_nccl_constants_table_free(constants);
+    assert_string_equal(diag.message,
+                        "the answer costing needs a session, a request and a platform");
+    collcalc_session_free(session);
 }
 
 static void test_search(void **state)
