@@ -79,9 +79,9 @@ const char *collcalc_kv_backend_name(collcalc_kv_backend backend);
 collcalc_status collcalc_kv_backend_from_name(const char *name, collcalc_kv_backend *out_backend,
                                               collcalc_diag *diag);
 
-/* How a backend moves bytes: time per NIC = max(bytes / rate, blocks x
- * per_block_us) with rate = min(efficiency x line, per_nic_cap, node cap
- * share), plus setup_us once per transfer. */
+/* How a backend moves bytes: time per NIC = blocks x per_block_us + bytes /
+ * rate with rate = min(efficiency x line, per_nic_cap, node cap share), plus
+ * setup_us once per transfer. */
 typedef struct {
     double efficiency;        /* fraction of NIC line rate for large blocks, (0, 1] */
     double per_nic_cap_GBps;  /* engine limit per NIC; 0 = none */
@@ -170,7 +170,7 @@ typedef struct {
     double bandwidth_us;             /* bytes_per_nic / rate */
     double block_overhead_us;        /* blocks_per_nic x per_block_us */
     double setup_us;
-    double transfer_us;              /* setup + max(bandwidth, block overhead) */
+    double transfer_us;              /* setup + block overhead + bandwidth */
     double effective_GBps;           /* kv_bytes_transferred / transfer_us */
     collcalc_dominant dominant;      /* latency = per-block/setup costs dominate */
     collcalc_kv_backend_params backend_params; /* what was used */

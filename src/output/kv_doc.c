@@ -106,9 +106,16 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
                      r->nics_used, q->nic.name, collcalc_kv_backend_name(q->backend), c, d, a, b);
         if (!q->same_domain) {
             const collcalc_kv_backend_params *bp = &r->backend_params;
-            doc_text(doc, "  %d sender%s on %d node%s, %d NIC%s each: %s",
+            /* More senders than NICs on a node: they share them. */
+            int node_nics = r->nodes > 0 ? r->nics_used / r->nodes : r->nics_used;
+            int node_senders = r->nodes > 0 ? (r->senders + r->nodes - 1) / r->nodes : r->senders;
+            char sharing[48] = "";
+            if (node_nics > 0 && node_senders * r->nics_per_sender > node_nics)
+                snprintf(sharing, sizeof sharing, " (%d GPUs share each NIC)",
+                         node_senders * r->nics_per_sender / node_nics);
+            doc_text(doc, "  %d sender%s on %d node%s, %d NIC%s each%s: %s",
                      r->senders, r->senders == 1 ? "" : "s", r->nodes, r->nodes == 1 ? "" : "s",
-                     r->nics_per_sender, r->nics_per_sender == 1 ? "" : "s",
+                     r->nics_per_sender, r->nics_per_sender == 1 ? "" : "s", sharing,
                      bp->host_staged ? "through host memory any NIC of the node serves, the "
                                        "node's CPU caps the total"
                      : bp->multi_nic ? (q->near_nics > 0 ? "striped over the NICs at PCIe "
@@ -132,8 +139,8 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
         human_time_us(a, sizeof a, r->setup_us);
         human_time_us(b, sizeof b, r->bandwidth_us);
         human_time_us(c, sizeof c, r->block_overhead_us);
-        doc_text(doc, "  setup %s + max(bandwidth %s, %llu blocks x per-block cost = %s); %s-bound",
-                 a, b, (unsigned long long)r->blocks_per_nic, c,
+        doc_text(doc, "  setup %s + %llu blocks x per-block cost = %s + bandwidth %s; %s-bound",
+                 a, (unsigned long long)r->blocks_per_nic, c, b,
                  r->dominant == COLLCALC_DOMINANT_LATENCY ? "per-block cost" : "bandwidth");
     }
     if (r->findings.count > 0) {

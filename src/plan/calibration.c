@@ -14,8 +14,10 @@
  *   reads 59 % high). So: efficiency 0.87, per-NIC cap 37.75. The EFA block sweep on
  *   16 x 200G (64 KB 97.11 GB/s .. 2 MB 366.87 GB/s, Mooncake EFA doc) sets the
  *   per-block issue cost: 64 KB at 97.11/16 = 6.07 GB/s per NIC is
- *   65,536 B / 6.07 GB/s = 10.8 us per block per NIC; from 256 KB on the
- *   bandwidth term dominates (model 348 GB/s vs 325-367 measured).
+ *   65,536 B / 6.07 GB/s = 10.8 us per block per NIC, of which 65,536 B /
+ *   21.75 GB/s = 3.0 us is the wire: 7.8 us per block, paid in series with
+ *   the wire (one request's blocks; doc/MODEL.md section 19.2). The sweep's
+ *   larger blocks then read 12-35 % low: it keeps many requests in flight.
  *   TCP: 87 / 2.4 = 36 GB/s on 4 x 200G (0.36 of line) and 190 / 4.6 =
  *   41 GB/s on 8 x 400G (Mooncake README): CPU-bound, so efficiency 0.36 with a 41 GB/s
  *   per-node cap [derived].
@@ -64,10 +66,11 @@ static const collcalc_kv_backend_params backend_table[] = {
     {0.85, 0.0, 0.0, 5.0, 50.0, false, false, true,
      "nixlbench 42.6 GB/s on 400G RoCE = 0.85 (ai-dynamo/nixl PR 1647); per-block 5 us and "
      "setup 50 us [estimate]; one NIC per GPU (openucx/ucx issue 11259)"},
-    {0.87, 37.75, 0.0, 10.8, 50.0, true, false, false,
+    {0.87, 37.75, 0.0, 7.8, 50.0, true, false, false,
      "87 GB/s on 4x200G = 0.87 (Mooncake README); per-NIC cap 37.75 GB/s, the median of three "
      "published 400G figures (23.75 README, 37.75 EFA doc p6-b200, 42 Mooncake issue 813); "
-     "10.8 us per block from the EFA 64 KB point (Mooncake EFA benchmark doc); setup 50 us "
+     "7.8 us per block: the EFA 64 KB point's 10.8 us per block per NIC less its 3.0 us on "
+     "the wire (Mooncake EFA benchmark doc); setup 50 us "
      "[estimate]; striped over the NICs at PCIe distance of each GPU"},
     {0.36, 0.0, 41.0, 20.0, 100.0, false, true, false,
      "87/2.4 = 36 GB/s on 4x200G = 0.36, 190/4.6 = 41 GB/s per node on 8x400G (Mooncake "

@@ -196,8 +196,12 @@ static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *
         r->bandwidth_us = r->staging_us;
     r->block_overhead_us = (double)r->blocks_per_nic * b.per_block_us;
     r->setup_us = b.setup_us;
-    double moving = r->bandwidth_us > r->block_overhead_us ? r->bandwidth_us : r->block_overhead_us;
-    r->transfer_us = r->setup_us + moving;
+    /* One request's blocks are issued and completed by the connector in
+     * series with the wire (Hockney's alpha + bytes / beta per message, as
+     * everywhere in this tool): the published single-request transfers of
+     * vLLM on H800 and SGLang on H20 grow as setup + blocks x cost + bytes /
+     * rate, not as the larger of the two (doc/published.md). */
+    r->transfer_us = r->setup_us + r->block_overhead_us + r->bandwidth_us;
     r->effective_GBps =
         r->transfer_us > 0 ? (double)r->kv_bytes_transferred / (r->transfer_us * 1e3) : 0.0;
     r->dominant = r->bandwidth_us >= r->block_overhead_us + r->setup_us

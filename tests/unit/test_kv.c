@@ -169,7 +169,7 @@ static void test_mooncake_published(void **state)
     assert_int_equal(r.block_bytes, UINT64_C(536870912) / 8); /* one layer of one shard */
     assert_int_equal(r.blocks_per_nic, 160); /* 80 layers of 2 GPUs per NIC */
     assert_close(r.rate_per_nic_GBps, 21.75, 1e-12);
-    assert_close(r.transfer_us, 50.0 + 10737418240.0 / 21.75e3, 1e-12);
+    assert_close(r.transfer_us, 50.0 + 160 * 7.8 + 10737418240.0 / 21.75e3, 1e-12);
     assert_close(r.effective_GBps, 87.0, 0.01);
     assert_int_equal(r.dominant, COLLCALC_DOMINANT_BANDWIDTH);
     /* 8 x 400G: the 37.75 GB/s per-NIC cap (the median of three published
@@ -194,7 +194,7 @@ static void test_mooncake_published(void **state)
  * Qwen3-8B, TP 8 -> TP 8, H800 with 8 x 200G RoCE (the source: "approximately
  * 200 GB/s for the 8x RoCE connections"), one request at a time; "actual
  * transfer time" in ms. Not used by any constant (out of sample): the
- * model stays within 50 % of each row and 30 % in the median, and the KV
+ * model stays within 25 % of each row and 20 % in the median, and the KV
  * bytes are exact (the source's sizes are MiB/GiB: 32,768 tokens = 4.50 GiB). */
 static void test_vllm_h800_published(void **state)
 {
@@ -211,7 +211,7 @@ static void test_vllm_h800_published(void **state)
         assert_int_equal(r.kv_bytes_total, tokens[i] * 147456);
         assert_int_equal(r.bytes_per_nic, tokens[i] * 147456 / 8);
         err[i] = fabs(r.transfer_us / 1e3 / ms[i] - 1);
-        assert_true(err[i] < 0.50);
+        assert_true(err[i] < 0.25);
     }
     assert_int_equal(UINT64_C(32768) * 147456, UINT64_C(4831838208)); /* 4.50 GiB */
     for (size_t i = 1; i < 9; i++)
@@ -220,7 +220,42 @@ static void test_vllm_h800_published(void **state)
             err[j] = err[j - 1];
             err[j - 1] = t;
         }
-    assert_true(err[4] < 0.30);
+    assert_true(err[4] < 0.20);
+}
+
+/* Mooncake's SGLang PD benchmark on H20 (kvcache-ai/Mooncake
+ * docs/source/performance/sglang/sglang-benchmark-results-v1.md, 2026-07;
+ * doc/published.md): Qwen3-235B-A22B in BF16, TP 8 -> TP 8, 2 nodes of 8
+ * H20-3e with 4 x 400GbE RoCE each, one request at a time; transfer time in
+ * ms. Not used by any constant (out of sample). TP 8 over 4 KV heads ships
+ * every head twice: the source's 12.62 GB at 32k tokens is exactly the
+ * model's bytes; within 20 % of each row, 15 % in the median. */
+static void test_sglang_h20_published(void **state)
+{
+    (void)state;
+    const uint64_t tokens[] = {128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
+    const double ms[] = {2.07, 2.58, 2.98, 3.96, 6.43, 10.95, 20.31, 39.14, 76.78};
+    double err[9];
+    for (size_t i = 0; i < 9; i++) {
+        collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 4, 50);
+        q.model = model("qwen3-235b-a22b");
+        q.tokens = tokens[i];
+        collcalc_kv_result r = run(&q);
+        assert_int_equal(r.kv_bytes_per_token, 192512); /* 2 x 94 x 4 x 128 x 2 */
+        assert_int_equal(r.replication, 2);
+        assert_int_equal(r.kv_bytes_transferred, tokens[i] * 192512 * 2);
+        assert_int_equal(r.blocks_per_nic, 2 * 94); /* two GPUs' layers per NIC */
+        err[i] = fabs(r.transfer_us / 1e3 / ms[i] - 1);
+        assert_true(err[i] < 0.20);
+    }
+    assert_int_equal(UINT64_C(32768) * 192512 * 2 / 10000000, 1261); /* 12.62 GB */
+    for (size_t i = 1; i < 9; i++)
+        for (size_t j = i; j > 0 && err[j - 1] > err[j]; j--) {
+            double t = err[j];
+            err[j] = err[j - 1];
+            err[j - 1] = t;
+        }
+    assert_true(err[4] < 0.15);
 }
 
 /* The path choice: auto takes NVLink only in a domain of more than 8 GPUs
@@ -255,9 +290,14 @@ static void test_block_ramp(void **state)
 {
     (void)state;
     /* EFA p5en, 16 x 200G: 64 KB 97.11, 256 KB 324.90, 1 MB 352.59,
-     * 2 MB 366.87 GB/s. */
+     * 2 MB 366.87 GB/s. The per-block cost is read from the 64 KB point
+     * (its 10.8 us per block per NIC less 3.0 us on the wire), so that row
+     * is exact; the larger blocks read low (-35 % at 256 KB, -12 % at 2 MB)
+     * because the benchmark keeps many requests in flight, which hides the
+     * per-block cost that one request's transfer pays (doc/published.md). */
     const uint64_t blocks[] = {65536, 262144, 1048576, 2097152};
     const double published[] = {97.11, 324.90, 352.59, 366.87};
+    const double low[] = {0.02, 0.37, 0.17, 0.14};
     double previous = 0;
     for (size_t i = 0; i < 4; i++) {
         collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 16, 25);
@@ -265,7 +305,8 @@ static void test_block_ramp(void **state)
         collcalc_kv_result r = run(&q);
         assert_true(r.effective_GBps >= previous); /* ramps with the block size */
         previous = r.effective_GBps;
-        assert_close(r.effective_GBps, published[i], 0.08);
+        assert_true(r.effective_GBps <= published[i] * 1.01);
+        assert_true(r.effective_GBps >= published[i] * (1 - low[i]));
         assert_int_equal(r.dominant, i == 0 ? COLLCALC_DOMINANT_LATENCY
                                              : COLLCALC_DOMINANT_BANDWIDTH);
     }
@@ -437,6 +478,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_must_hold_bytes),  cmocka_unit_test(test_shards_and_replication),
         cmocka_unit_test(test_sliding_window),   cmocka_unit_test(test_mooncake_published),
+        cmocka_unit_test(test_sglang_h20_published),
         cmocka_unit_test(test_block_ramp),       cmocka_unit_test(test_budget),
         cmocka_unit_test(test_paths), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_vllm_h800_published), cmocka_unit_test(test_choose_path),
