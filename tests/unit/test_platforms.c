@@ -122,6 +122,7 @@ static const expected_platform expected_platforms[] = {
     {"hgx-b300", "dgx-b300", 8, "nvlink5", "ib-xdr", 8, "hbm3e-b200", "pcie6", true, SM103, INTEL, IB, 1, true, true, 18},
     {"oci-b300", "bm.gpu.b300.8", 8, "nvlink5", "eth400", 16, "hbm3e-b200", "pcie6", true, SM103, INTEL, ROCE, 2, true, true, 18},
     {"hgx-h20", "h20-8x", 8, "nvlink4", "eth400", 4, "hbm3-h20", "pcie5", true, SM90, INTEL, ROCE, 1, true, true, 18},
+    {"hgx-h20-ndr", "h20-8x-ndr", 8, "nvlink4", "ib-ndr", 8, "hbm3-h20", "pcie5", true, SM90, INTEL, IB, 1, true, true, 18},
     {"gb300-nvl72", "nvl72-gb300", 72, "nvlink5", "ib-xdr", 72, "hbm3e-b200", "pcie6", true, SM103, ARM, IB, 1, true, true, 18},
     {"oci-gb300-nvl72", "bm.gpu.gb300.4", 72, "nvlink5", "eth400", 144, "hbm3e-b200", "pcie6", true, SM103, ARM, ROCE, 2, true, true, 18},
     {"gcp-a4x-max", "a4x-maxgpu-4g-metal", 72, "nvlink5", "eth400", 144, "hbm3e-b200", "pcie6", true, SM103, ARM, ROCE, 2, true, true, 18},
