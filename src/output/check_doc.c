@@ -138,9 +138,18 @@ static void unknown_reason(const collcalc_nccl_tests_run *run, bool modelled,
                                 "lines, cut from this paste)");
         snprintf(flag, flag_size, "give --platform NAME ('collcalc platforms' lists them, e.g. "
                                   "hgx-h100) and --nodes N when the hosts are not listed");
+    } else if (platform == NULL && strstr(run->gpu_model, "Graphics Device") != NULL) {
+        snprintf(why, why_size, "the cluster is not known: '%.60s' is the name the driver gives a "
+                                "board it does not know yet (a pre-release or newer GPU), so it "
+                                "names no model", run->gpu_model);
+        snprintf(flag, flag_size, "give --platform NAME ('collcalc platforms' lists them, e.g. "
+                                  "gb200-nvl72) and --nodes N");
     } else if (platform == NULL) {
-        snprintf(why, why_size, "the cluster is not known: no platform preset has the GPU '%.60s' "
-                                "with %d per host", run->gpu_model, run->ranks_per_host);
+        char per_host[32] = "";
+        if (run->ranks_per_host > 0)
+            snprintf(per_host, sizeof per_host, " with %d per host", run->ranks_per_host);
+        snprintf(why, why_size, "the cluster is not known: no platform preset has the GPU '%.60s'%s",
+                 run->gpu_model, per_host);
         snprintf(flag, flag_size, "give --platform NAME ('collcalc platforms' lists them) and "
                                   "--nodes N");
     } else if (shape_problem[0] != '\0') {

@@ -11,8 +11,8 @@ static const record_column ISLAND_COLUMNS[] = {
     {"island", "island", FIELD_INT, COLUMN_BOTH, NULL},
     {"gpus", "GPUs", FIELD_TEXT, COLUMN_BOTH, NULL},
     {"gpu_count", "count", FIELD_INT, COLUMN_MACHINE, NULL},
-    {"min_bonds", "NVLinks", FIELD_INT, COLUMN_BOTH, NULL},
-    {"max_bonds", "max NVLinks", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"min_bonds", "links", FIELD_INT, COLUMN_BOTH, NULL}, /* NVLink or xGMI: neutral titles */
+    {"max_bonds", "max links", FIELD_INT, COLUMN_MACHINE, NULL},
     {"all_to_all", "all-to-all", FIELD_BOOL, COLUMN_BOTH, NULL},
     {"nvswitch", "NVSwitch", FIELD_BOOL, COLUMN_BOTH, NULL},
     {"per_gpu_GBps", "per GPU", FIELD_GBPS, COLUMN_BOTH, NULL},
@@ -24,7 +24,7 @@ static const record_column DEVICE_COLUMNS[] = {
     {"kind", "kind", FIELD_TEXT, COLUMN_MACHINE, NULL},
     {"legend_name", "NIC device", FIELD_TEXT, COLUMN_MACHINE, NULL},
     {"island", "island", FIELD_INT, COLUMN_BOTH, NULL},
-    {"nvlink_GBps", "NVLink", FIELD_GBPS, COLUMN_BOTH, NULL},
+    {"nvlink_GBps", "GPU fabric", FIELD_GBPS, COLUMN_BOTH, NULL},
     {"numa_node", "NUMA", FIELD_INT, COLUMN_BOTH, NULL},
     {"cpu_affinity", "CPUs", FIELD_TEXT, COLUMN_BOTH, NULL},
     {"nearest_nics", "nearest NIC", FIELD_TEXT, COLUMN_BOTH, NULL},
@@ -38,7 +38,7 @@ static const record_column PAIR_COLUMNS[] = {
     {"from", "from", FIELD_TEXT, COLUMN_MACHINE, NULL},
     {"to", "to", FIELD_TEXT, COLUMN_MACHINE, NULL},
     {"connection", "connection", FIELD_TEXT, COLUMN_MACHINE, NULL},
-    {"bonds", "NVLinks", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"bonds", "links", FIELD_INT, COLUMN_MACHINE, NULL},
     {"bw_GBps", "bandwidth", FIELD_GBPS, COLUMN_MACHINE, NULL},
     {"weight", "weight", FIELD_INT, COLUMN_MACHINE, NULL}, /* rocm-smi only */
     {"hops", "hops", FIELD_INT, COLUMN_MACHINE, NULL},     /* rocm-smi only */

@@ -12,18 +12,18 @@ GPU6    NV18  NV18  NV18  NV18  NV18  NV18     X  NV18
 GPU7    NV18  NV18  NV18  NV18  NV18  NV18  NV18     X
 
 NVLink islands:
-island  GPUs    NVLinks  all-to-all  NVSwitch   per GPU
-     0  GPU0-7       18         yes       yes  450 GB/s
+island  GPUs    links  all-to-all  NVSwitch   per GPU
+     0  GPU0-7     18         yes       yes  450 GB/s
 
-device  island    NVLink  NUMA  CPUs            nearest NIC  via
-GPU0         0  450 GB/s     0  0-55,112-167    NIC0         PIX
-GPU1         0  450 GB/s     0  0-55,112-167    NIC1         PIX
-GPU2         0  450 GB/s     0  0-55,112-167    NIC2         PIX
-GPU3         0  450 GB/s     0  0-55,112-167    NIC5         PIX
-GPU4         0  450 GB/s     1  56-111,168-223  NIC6         PIX
-GPU5         0  450 GB/s     1  56-111,168-223  NIC7         PIX
-GPU6         0  450 GB/s     1  56-111,168-223  NIC8         PIX
-GPU7         0  450 GB/s     1  56-111,168-223  NIC9         PIX
+device  island  GPU fabric  NUMA  CPUs            nearest NIC  via
+GPU0         0    450 GB/s     0  0-55,112-167    NIC0         PIX
+GPU1         0    450 GB/s     0  0-55,112-167    NIC1         PIX
+GPU2         0    450 GB/s     0  0-55,112-167    NIC2         PIX
+GPU3         0    450 GB/s     0  0-55,112-167    NIC5         PIX
+GPU4         0    450 GB/s     1  56-111,168-223  NIC6         PIX
+GPU5         0    450 GB/s     1  56-111,168-223  NIC7         PIX
+GPU6         0    450 GB/s     1  56-111,168-223  NIC8         PIX
+GPU7         0    450 GB/s     1  56-111,168-223  NIC9         PIX
 
 Advice:
 warning Matrix truncated at row NIC3 (line 14): 11 of 18 rows present; all 8 GPU rows are complete, so GPU pairs and GPU-to-NIC paths are kept, rows NIC3..NIC9 are missing. (line 14)
@@ -51,15 +51,15 @@ GPU7     SYS   SYS   SYS   SYS   PHB   PHB   PIX     X
 
 No NVLink: every GPU is an island of one.
 
-device  island  NVLink  NUMA  CPUs         nearest NIC  via
-GPU0         0  0 GB/s     0  0-13,28-41   -            -
-GPU1         1  0 GB/s     0  0-13,28-41   -            -
-GPU2         2  0 GB/s     0  0-13,28-41   -            -
-GPU3         3  0 GB/s     0  0-13,28-41   -            -
-GPU4         4  0 GB/s     1  14-27,42-55  -            -
-GPU5         5  0 GB/s     1  14-27,42-55  -            -
-GPU6         6  0 GB/s     1  14-27,42-55  -            -
-GPU7         7  0 GB/s     1  14-27,42-55  -            -
+device  island  GPU fabric  NUMA  CPUs         nearest NIC  via
+GPU0         0      0 GB/s     0  0-13,28-41   -            -
+GPU1         1      0 GB/s     0  0-13,28-41   -            -
+GPU2         2      0 GB/s     0  0-13,28-41   -            -
+GPU3         3      0 GB/s     0  0-13,28-41   -            -
+GPU4         4      0 GB/s     1  14-27,42-55  -            -
+GPU5         5      0 GB/s     1  14-27,42-55  -            -
+GPU6         6      0 GB/s     1  14-27,42-55  -            -
+GPU7         7      0 GB/s     1  14-27,42-55  -            -
 
 Advice:
 info    No NVLink; GPU not identified, so PCIe Gen4 is assumed for the PCIe estimates (give the GPU to change it). (line 2)
@@ -89,18 +89,18 @@ GPU6    NV18  NV18  NV18  NV18  NV18  NV18     X  NV18
 GPU7    NV18  NV18  NV18  NV18  NV18  NV18  NV18     X
 
 NVLink islands:
-island  GPUs    NVLinks  all-to-all  NVSwitch   per GPU
-     0  GPU0-7       18         yes       yes  900 GB/s
+island  GPUs    links  all-to-all  NVSwitch   per GPU
+     0  GPU0-7     18         yes       yes  900 GB/s
 
-device  island    NVLink  NUMA  CPUs            nearest NIC  via
-GPU0         0  900 GB/s     0  0-55,112-167    NIC0         PIX
-GPU1         0  900 GB/s     0  0-55,112-167    NIC1         PIX
-GPU2         0  900 GB/s     0  0-55,112-167    NIC2         PIX
-GPU3         0  900 GB/s     0  0-55,112-167    NIC5         PIX
-GPU4         0  900 GB/s     1  56-111,168-223  NIC6         PIX
-GPU5         0  900 GB/s     1  56-111,168-223  NIC7         PIX
-GPU6         0  900 GB/s     1  56-111,168-223  NIC8         PIX
-GPU7         0  900 GB/s     1  56-111,168-223  NIC9         PIX
+device  island  GPU fabric  NUMA  CPUs            nearest NIC  via
+GPU0         0    900 GB/s     0  0-55,112-167    NIC0         PIX
+GPU1         0    900 GB/s     0  0-55,112-167    NIC1         PIX
+GPU2         0    900 GB/s     0  0-55,112-167    NIC2         PIX
+GPU3         0    900 GB/s     0  0-55,112-167    NIC5         PIX
+GPU4         0    900 GB/s     1  56-111,168-223  NIC6         PIX
+GPU5         0    900 GB/s     1  56-111,168-223  NIC7         PIX
+GPU6         0    900 GB/s     1  56-111,168-223  NIC8         PIX
+GPU7         0    900 GB/s     1  56-111,168-223  NIC9         PIX
 
 Advice:
 warning Matrix truncated at row NIC3 (line 14): 11 of 18 rows present; all 8 GPU rows are complete, so GPU pairs and GPU-to-NIC paths are kept, rows NIC3..NIC9 are missing. (line 14)
@@ -165,15 +165,15 @@ GPU2     PHB   PHB     X  XGMI
 GPU3     SYS   SYS  XGMI     X
 
 xGMI islands:
-island  GPUs    NVLinks  all-to-all  NVSwitch    per GPU
-     0  GPU0-1        1         yes         -  64.0 GB/s
-     1  GPU2-3        1         yes         -  64.0 GB/s
+island  GPUs    links  all-to-all  NVSwitch    per GPU
+     0  GPU0-1      1         yes         -  64.0 GB/s
+     1  GPU2-3      1         yes         -  64.0 GB/s
 
-device  island     NVLink  NUMA  CPUs  nearest NIC  via
-GPU0         0  64.0 GB/s     0        -            -
-GPU1         0  64.0 GB/s     0        -            -
-GPU2         1  64.0 GB/s     0        -            -
-GPU3         1  64.0 GB/s     1        -            -
+device  island  GPU fabric  NUMA  CPUs  nearest NIC  via
+GPU0         0   64.0 GB/s     0        -            -
+GPU1         0   64.0 GB/s     0        -            -
+GPU2         1   64.0 GB/s     0        -            -
+GPU3         1   64.0 GB/s     1        -            -
 
 Advice:
 info    rocm-smi --showtopo names no GPU: MI300X-class (CDNA3, xGMI 64 GB/s per link per direction) assumed; give the GPU (mi355x) for CDNA4's 76.8 GB/s. (line 3)

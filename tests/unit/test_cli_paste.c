@@ -132,6 +132,31 @@ static void unknown_verdict_says_why(void **state)
     test_cli_run_free(&run);
 }
 
+/* A board the driver does not know yet prints as "NVIDIA Graphics Device"
+ * (CoreWeave's GB200 NVL72 table, one rank line): check says so instead of
+ * "no preset has the GPU with 0 per host", and --platform judges it. */
+static void graphics_device_says_why(void **state)
+{
+    (void)state;
+    static const char *paste =
+        "#  Rank 71 Group  0 Pid  14840 on slurm-gb200-207-171 device  3 [0x01] NVIDIA Graphics "
+        "Device\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+        "   536870912     134217728     float     sum      -1   1806.7  297.16  586.06      0\n"
+        "  4294967296    1073741824     float     sum      -1    10094  425.49  839.16      0\n"
+        "  8589934592    2147483648     float     sum      -1    20299  423.16  834.57      0\n";
+    test_cli_run run = test_cli_line(paste, "collcalc check -");
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, "'NVIDIA Graphics Device' is the name the driver gives a "
+                                    "board it does not know yet"));
+    assert_null(strstr(run.out, "0 per host"));
+    test_cli_run_free(&run);
+    run = test_cli_line(paste, "collcalc check - --platform gb200-nvl72");
+    assert_int_equal(run.exit_code, 0);
+    assert_non_null(strstr(run.out, "verdict: healthy"));
+    test_cli_run_free(&run);
+}
+
 /* issue 21: a paste holding only a matrix or only NCCL_DEBUG lines is read,
  * and check renders the matrices it finds (every one of them) */
 static void check_renders_matrices_and_logs(void **state)
@@ -235,7 +260,7 @@ static const validation_case VALIDATION[] = {
       "the printed average busbw 102.495 is not the mean of the rows above it (181)"}},
     {"nccl_allreduce_alltoall_gb200_nvl72_oci_1_2_16_32_48hosts_nccl2.27.3.txt", "check", 0,
      {": 9 runs", "'NCCL All to All Scale Performance 32 Hosts 2 Racks'): all-to-all on 128 ranks",
-      "no platform preset has the GPU 'NVIDIA Graphics Device' with 4 per host"}},
+      "'NVIDIA Graphics Device' is the name the driver gives a board it does not know yet"}},
     {"nccl_allreduce_gb300_nvl72_oci_1_2_16_32hosts_mnnvl_roce8x400g_nccl2.28.7.txt", "check", 0,
      {": 4 runs", "'NCCL All Reduce Scale Performance Multi-node 2 Racks - 32 nodes'): all-reduce "
                   "on 128 ranks; 2 rows; verdict healthy"}},
@@ -243,7 +268,7 @@ static const validation_case VALIDATION[] = {
      {"all-reduce on 8 ranks", "; 31 rows", "verdict: unknown"}},
     {"nccl_allreduce_gb200_nvl72_1rack_72gpu_mnnvl_nccl2.26_coreweave.txt", "check", 0,
      {"all-reduce on 72 ranks", "NVIDIA Graphics Device",
-      "no platform preset has the GPU 'NVIDIA Graphics Device'"}},
+      "'NVIDIA Graphics Device' is the name the driver gives a board it does not know yet"}},
     {"nccl_allreduce_h100_2node_16gpu_ib400_ring_minctas24_qps2_issue309.txt", "check", 0,
      {"all-reduce on 16 ranks (process-per-gpu launch); 14 rows", "verdict: unknown"}},
     {"nccl_allreduce_h100_2node_16gpu_ndr400_xe9680_nccl2.26_issue309.txt", "check", 0,
@@ -372,6 +397,7 @@ int main(void)
         cmocka_unit_test(appended_run_fails_strict),
         cmocka_unit_test(sweep_names_the_slow_pair),
         cmocka_unit_test(unknown_verdict_says_why),
+        cmocka_unit_test(graphics_device_says_why),
         cmocka_unit_test(check_renders_matrices_and_logs),
         cmocka_unit_test(tuning_beside_the_model),
         cmocka_unit_test(every_validation_file),
