@@ -499,6 +499,9 @@ typedef struct {
      * budget (0 = none) plans over it rank after those within it. */
     collcalc_plan_goal goal;
     double latency_budget_us;
+    /* Degrees the search keeps at the template's value (bit 1 << dim, e.g.
+     * the user's --tp): it searches the rest. cp is always kept. */
+    unsigned search_fixed;
     collcalc_moe_calibration calibration;
     collcalc_costing costing;
 } collcalc_plan_query;
@@ -608,7 +611,8 @@ typedef struct {
  * (1 for dense models) and pp <= layers, costed with the template's other
  * settings; the template's tokens count the whole cluster's tokens of a
  * step, split over dp replicas (raised to dp x ep x cp x micro-batches
- * when fewer). Ranked: plans that fit in memory first, then those without
+ * when fewer); degrees in search_fixed keep the template's value (their
+ * product must divide gpus: else COLLCALC_ERR_INVALID naming them). Ranked: plans that fit in memory first, then those without
  * an error-level finding, then those within the latency budget, then by
  * the goal (tokens/s per GPU or step time; without a GPU's compute
  * figures, exposed communication per step), then by tp, ep, pp. The best `capacity` go to out[0..*out_count); *out_total

@@ -139,7 +139,7 @@ static const option_use PLAN_WHAT[] = {
                         "batch x sequence for prefill and train, the batch (sequences)\n"
                         "for decode; 8k = 8192"},
     {OPT_CONTEXT, false, NULL},
-    {OPT_DTYPE, false, "activation type: bf16 (default) or fp8"}, {OPT_WEIGHT_DTYPE, false, NULL},
+    {OPT_DTYPE, false, "activation type: bf16 (default), fp8, fp16 or fp32"}, {OPT_WEIGHT_DTYPE, false, NULL},
     {OPT_KV_DTYPE, false, NULL}, {OPT_TP, false, NULL},
     {OPT_PP, false, NULL}, {OPT_EP, false, NULL}, {OPT_DP, false, NULL}, {OPT_CP, false, NULL},
     {OPT_SP, false, NULL}, {OPT_ORDER, false, NULL}, {OPT_MICRO_BATCHES, false, NULL}, END};

@@ -24,10 +24,12 @@ static int plan_query(cli_context *ctx, collcalc_plan_query *q)
         code = plan_tokens(ctx, &q->tokens);
     if (code == 0)
         code = cli_dtype(ctx, OPT_DTYPE, COLLCALC_DTYPE_BF16, &q->dtype);
-    static const option_id DEGREES[] = {OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_CP};
-    int *fields[] = {&q->tp, &q->pp, &q->ep, &q->dp, &q->cp};
-    for (size_t i = 0; code == 0 && i < 5; i++)
+    static const option_id DEGREES[] = {OPT_TP, OPT_CP, OPT_EP, OPT_PP, OPT_DP}; /* dim order */
+    int *fields[] = {&q->tp, &q->cp, &q->ep, &q->pp, &q->dp};
+    for (size_t i = 0; code == 0 && i < 5; i++) {
         code = plan_degree(ctx, DEGREES[i], fields[i]);
+        q->search_fixed |= arg_given(&ctx->args, DEGREES[i]) ? 1u << i : 0u;
+    }
     q->sp = arg_given(&ctx->args, OPT_SP);
     const char *order = arg_value(&ctx->args, OPT_ORDER);
     if (code == 0 && order != NULL && collcalc_dim_order_parse(order, q->order, &diag) != COLLCALC_OK)
@@ -104,10 +106,10 @@ static int plan_query(cli_context *ctx, collcalc_plan_query *q)
         code = cli_usage_error(ctx, "--goal", "%s", diag.message);
     if (code == 0)
         code = cli_time(ctx, OPT_LATENCY_BUDGET, &q->latency_budget_us);
-    if (code == 0 && (goal != NULL || arg_given(&ctx->args, OPT_LATENCY_BUDGET)) &&
-        !arg_given(&ctx->args, OPT_SEARCH))
-        code = cli_usage_error(ctx, goal != NULL ? "--goal" : "--latency-budget",
-                               "ranks the plans of --search");
+    static const option_id SEARCH_ONLY[] = {OPT_GOAL, OPT_LATENCY_BUDGET, OPT_TOP};
+    for (size_t i = 0; code == 0 && i < 3 && !arg_given(&ctx->args, OPT_SEARCH); i++)
+        if (arg_given(&ctx->args, SEARCH_ONLY[i]))
+            code = cli_usage_error(ctx, cli_spelled(ctx, SEARCH_ONLY[i]), "ranks the plans of --search");
     return code;
 }
 
@@ -176,11 +178,9 @@ static int run_search(cli_context *ctx, const collcalc_plan_query *q)
 {
     long top = 10;
     int code = cli_count(ctx, OPT_TOP, 1, 10000, &top);
-    if (code != 0)
-        return code;
-    collcalc_plan_candidate *found = calloc((size_t)top, sizeof *found);
-    if (found == NULL)
-        return cli_data_error(ctx, NULL, "out of memory");
+    collcalc_plan_candidate *found = code == 0 ? calloc((size_t)top, sizeof *found) : NULL;
+    if (code != 0 || found == NULL)
+        return code != 0 ? code : cli_data_error(ctx, NULL, "out of memory");
     size_t count = 0, total = 0;
     collcalc_diag diag;
     if (collcalc_plan_search(q, q->cluster.gpus, found, (size_t)top, &count, &total, &diag) !=
@@ -188,9 +188,13 @@ static int run_search(cli_context *ctx, const collcalc_plan_query *q)
         free(found);
         return cli_usage_error(ctx, NULL, "%s", diag.message);
     }
+    char why[200];
+    bool failed = arg_given(&ctx->args, OPT_STRICT) &&
+                  plan_search_violation(found, count, why, sizeof why);
     document *doc = plan_search_doc(ctx->name, q, found, count, total);
     free(found);
-    return cli_emit(ctx, doc);
+    code = cli_emit(ctx, doc);
+    return code == 0 && failed ? cli_strict_failure(ctx, "%s", why) : code;
 }
 
 static int plan_single(cli_context *ctx, const collcalc_plan_query *q, const char *gpu_name)

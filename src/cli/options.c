@@ -51,7 +51,7 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_GPUS_PER_NODE] = {OPT_GPUS_PER_NODE, "gpus-per-node", "domain-size", 0, "G",
                            "GPUs per node / NVLink domain; GPUs fill nodes in\n"
                            "order, the last may be partial"},
-    [OPT_INTRA] = {OPT_INTRA, "intra", NULL, 0, "LINK", "the link inside a node (default: --link)"},
+    [OPT_INTRA] = {OPT_INTRA, "intra", NULL, 0, "LINK", "the link inside a node (default: the platform's; --link where taken)"},
     [OPT_INTER] = {OPT_INTER, "inter", NULL, 0, "LINK", "the NIC between nodes, e.g. ib-ndr"},
     [OPT_NICS_PER_NODE] = {OPT_NICS_PER_NODE, "nics-per-node", NULL, 0, "K",
                            "NICs per node (default: one per GPU, rail-optimized)"},
@@ -149,8 +149,8 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_ORDER] = {OPT_ORDER, "order", NULL, 0, "LIST",
                    "rank order, fastest first (default tp,cp,ep,pp,dp)"},
     [OPT_SEARCH] = {OPT_SEARCH, "search", NULL, 0, NULL,
-                    "rank every (TP, EP, PP, DP) for the GPUs: plans that fit\n"
-                    "first, then by --goal"},
+                    "rank every (TP, EP, PP, DP) for the GPUs, keeping the\n"
+                    "degrees given: fitting plans first, then by --goal"},
     [OPT_TOP] = {OPT_TOP, "top", NULL, 0, "N", "with --search, how many plans to show (default 10)"},
     [OPT_OVERLAP] = {OPT_OVERLAP, "overlap", NULL, 0, "F",
                      "fraction of TP and EP communication hidden behind\n"

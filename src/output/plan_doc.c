@@ -312,3 +312,30 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
     }
     return doc;
 }
+
+bool plan_search_violation(const collcalc_plan_candidate *found, size_t count, char *why,
+                           size_t size)
+{
+    if (count == 0) {
+        snprintf(why, size, "%s", "no plan was costed");
+        return true;
+    }
+    const collcalc_plan_candidate *c = &found[0];
+    char what[32];
+    if (!c->fits) {
+        human_bytes(what, sizeof what, c->memory_bytes_per_gpu);
+        snprintf(why, size, "no plan fits in memory: the best, TP %d x EP %d x PP %d x DP %d, "
+                            "needs %s per GPU", c->tp, c->ep, c->pp, c->dp, what);
+    } else if (c->errors > 0) {
+        snprintf(why, size, "every plan that fits has an error-level finding: the best, TP %d x "
+                            "EP %d x PP %d x DP %d, has %s", c->tp, c->ep, c->pp, c->dp,
+                 c->codes[0]);
+    } else if (!c->within_budget) {
+        human_time_us(what, sizeof what, c->step_us);
+        snprintf(why, size, "no plan meets the latency budget: the best, TP %d x EP %d x PP %d x "
+                            "DP %d, takes %s", c->tp, c->ep, c->pp, c->dp, what);
+    } else {
+        return false;
+    }
+    return true;
+}

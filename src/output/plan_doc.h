@@ -5,6 +5,7 @@
 #ifndef COLLCALC_OUTPUT_PLAN_DOC_H
 #define COLLCALC_OUTPUT_PLAN_DOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "collcalc/plan.h"
@@ -18,5 +19,11 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
 /* The ranking of a search: the count best of total plans costed. */
 document *plan_search_doc(const char *command, const collcalc_plan_query *q,
                           const collcalc_plan_candidate *found, size_t count, size_t total);
+
+/* Whether a search's best plan fails --strict (none ranked, it does not
+ * fit, it has an error-level finding, or it is over the latency budget);
+ * then why, in one line, in why[0..size). */
+bool plan_search_violation(const collcalc_plan_candidate *found, size_t count, char *why,
+                           size_t size);
 
 #endif

@@ -583,6 +583,10 @@ static void rule_checks(const collcalc_plan_query *q, collcalc_plan_result *r,
                               r->buffer_bytes_per_gpu / 1e9, extra,
                               r->memory_capacity_bytes / 1e9);
     }
+    if (!q->moe_mode_auto && !collcalc_model_is_moe(m))
+        collcalc_findings_add(f, COLLCALC_SEVERITY_INFO, "moe-mode-dense", NULL,
+                              "--mode %s has no effect: %s is dense (no expert dispatch)",
+                              collcalc_moe_mode_name(q->moe_mode), m->name);
     if (r->item_count > 0 && r->dominant == COLLCALC_DOMINANT_LATENCY)
         collcalc_findings_add(f, COLLCALC_SEVERITY_INFO, "latency-bound",
                               "larger batches cost little more communication per step",

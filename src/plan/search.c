@@ -6,6 +6,7 @@
 #include "collcalc/alloc.h"
 #include "helpers.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,6 +152,23 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "latency budget must be finite and >= 0");
     int n = gpus / cp;
+    int fixed[COLLCALC_DIM_COUNT] = {0}; /* 0 = searched */
+    const int given[COLLCALC_DIM_COUNT] = {template_query->tp, cp, template_query->ep,
+                                           template_query->pp, template_query->dp};
+    long fixed_product = 1;
+    char fixed_names[64] = "";
+    for (int d = 0; d < (int)COLLCALC_DIM_COUNT; d++)
+        if (d != COLLCALC_DIM_CP && (template_query->search_fixed & (1u << d))) {
+            fixed[d] = given[d];
+            fixed_product *= given[d];
+            size_t used = strlen(fixed_names);
+            snprintf(fixed_names + used, sizeof fixed_names - used, "%s%s %d",
+                     used > 0 ? " x " : "", collcalc_dim_name((collcalc_dim)d), given[d]);
+        }
+    if (fixed_product > 1 && n % fixed_product != 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "%s does not divide the %d GPUs%s", fixed_names, gpus,
+                                  cp > 1 ? " / cp" : "");
     int *divs = collcalc_mem_malloc(SEARCH_DIVISORS_MAX * sizeof *divs);
     collcalc_plan_result *result = collcalc_mem_malloc(sizeof *result);
     if (divs == NULL || result == NULL) {
@@ -180,6 +198,11 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
                 if (rest % pp != 0)
                     continue;
                 int dp = rest / pp;
+                if ((fixed[COLLCALC_DIM_TP] && tp != fixed[COLLCALC_DIM_TP]) ||
+                    (fixed[COLLCALC_DIM_EP] && ep != fixed[COLLCALC_DIM_EP]) ||
+                    (fixed[COLLCALC_DIM_PP] && pp != fixed[COLLCALC_DIM_PP]) ||
+                    (fixed[COLLCALC_DIM_DP] && dp != fixed[COLLCALC_DIM_DP]))
+                    continue;
                 collcalc_plan_query q = base;
                 q.tp = tp;
                 q.ep = ep;

@@ -290,9 +290,12 @@ collcalc_status plan_memory(const collcalc_plan_query *q, collcalc_plan_result *
  * FLOP/s: the GPU's dense tensor figure for the weights' format (fp8
  * weights run FP8 GEMMs, mxfp4/nvfp4 FP4, else BF16; a missing unit falls
  * back to the next wider one). Training costs 3x the forward pass.
- * The step: m micro-batches, (pp - 1) stage times of pipeline bubble, and
- * the communication the overlap assumptions do not hide (hidden parts
- * beyond the compute time become exposed again). */
+ * The step (doc/MODEL.md, plan): m micro-batches of compute C, the exposed
+ * communication E (what the overlap assumptions do not hide; hidden parts
+ * beyond the compute time become exposed again) and the pipeline bubble
+ * (pp - 1) x (C + E_layers) / m, where E_layers is the exposed part of the
+ * per-layer collectives (TP, EP, CP): a stage waits for the previous
+ * stage's compute and its collectives alike. */
 
 typedef struct {
     double peak_dense, peak_expert; /* FLOP/s */
@@ -331,6 +334,13 @@ static double attention_params(const collcalc_model_shape *m)
         return q + kv + heads * d * h;
     }
     return h * heads * d * 2 + 2 * h * m->kv_heads * d;
+}
+
+/* Kinds paid once per step or per pipeline boundary, not per layer. */
+static bool per_step_kind(collcalc_comm_kind kind)
+{
+    return kind == COLLCALC_COMM_PP_SENDRECV || kind == COLLCALC_COMM_DP_ALLREDUCE ||
+           kind == COLLCALC_COMM_DP_EXPERT_ALLREDUCE;
 }
 
 void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
@@ -427,9 +437,27 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
     r->compute_flops_us = rf.flops_us * passes * r->micro_batches;
     r->compute_memory_us = rf.memory_us * passes * r->micro_batches;
     r->compute_us = stage * r->micro_batches;
-    r->bubble_us = stage * (q->pp - 1);
+    /* Hidden communication beyond the compute is exposed again, shared out
+     * over the items in proportion to what each hid: one exposed figure for
+     * the items, the step and the search. */
     double rehidden = hidden_nominal - r->compute_us;
-    r->exposed_comm_us = r->exposed_us + (rehidden > 0 ? rehidden : 0.0);
+    double stage_comm = 0;
+    r->exposed_us = 0;
+    for (size_t i = 0; i < r->item_count; i++) {
+        collcalc_plan_item *it = &r->items[i];
+        if (rehidden > 0 && hidden_nominal > 0)
+            it->exposed_us += it->total_us * it->hidden_fraction * rehidden / hidden_nominal;
+        r->exposed_us += it->exposed_us;
+        if (!per_step_kind(it->kind))
+            stage_comm += it->exposed_us;
+    }
+    r->floor_us = r->exposed_us;
+    /* One stage's time per micro-batch: its compute and the exposed
+     * communication of its layers (TP, EP, CP); the pipeline fills and
+     * drains over pp - 1 of them. PP send/recv is on the critical path
+     * already (counted per boundary); the DP gradient reduction once. */
+    r->bubble_us = (r->compute_us + stage_comm) / r->micro_batches * (q->pp - 1);
+    r->exposed_comm_us = r->exposed_us;
     r->step_us = r->compute_us + r->bubble_us + r->exposed_comm_us;
     r->token_latency_us = r->step_us;
     r->comm_share = r->step_us > 0 ? r->exposed_comm_us / r->step_us : 0.0;

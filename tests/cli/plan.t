@@ -33,15 +33,15 @@ llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizatio
 rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
    1   8   1   1   2  yes      39.4 GB  18.0 ms      890.3    6.37 ms  6.37 ms       0         0  
    2   4   1   1   4  yes      57.1 GB  20.2 ms      792.1    3.42 ms  3.42 ms       0         0  
-   3   8   1   2   1  yes      30.9 GB  22.4 ms      713.2    4.35 ms  4.35 ms       0         0  
-   4   4   1   2   2  yes      39.7 GB  26.7 ms      600.2    3.30 ms  3.30 ms       0         0  
+   3   8   1   2   1  yes      30.9 GB  26.7 ms      598.3    4.35 ms  4.35 ms       0         0  
+   4   4   1   2   2  yes      39.7 GB  29.9 ms      534.3    3.30 ms  3.30 ms       0         0  
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --top 3 --goal latency --latency-budget 20ms
 llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, within the latency budget, then by step time
 
 rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
    1   8   1   1   2  yes      39.4 GB  18.0 ms      890.3    6.37 ms  6.37 ms       0         0  
    2   4   1   1   4  yes      57.1 GB  20.2 ms      792.1    3.42 ms  3.42 ms       0         0  
-   3   8   1   2   1  yes      30.9 GB  22.4 ms      713.2    4.35 ms  4.35 ms       0         0  
+   3   8   1   2   1  yes      30.9 GB  26.7 ms      598.3    4.35 ms  4.35 ms       0         0  
 $ collcalc plan --model llama-3-70b --tokens 256 --tp 8 --platform hgx-h100 --goal latency
 [stderr] collcalc plan: --goal: ranks the plans of --search (see 'collcalc plan --help')
 [exit 2]
@@ -101,3 +101,43 @@ transfer over 4 x ib-ndr (mooncake backend): 147 GB per NIC at 37.8 GB/s; 3.90 s
 
 warning the MLA latent is shared by all heads: each of the 4 TP ranks holds all of it (4 copies)
         next: use DP attention (tp 1 per attention replica) to keep one copy per GPU
+$ collcalc plan --model llama-3.1-405b --tokens 64 --search --platform hgx-h100 --nodes 1 --strict --top 2
+llama-3.1-405b decode, 64 tokens per step on 8 GPUs (8 per node): 10 factorizations costed, best 2: plans that fit in memory first, then without an error-level violation, then by tokens/s per GPU
+
+rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   8   1   1   1  no        119 GB  45.2 ms      176.9    10.0 ms  10.0 ms       1         0  weights-exceed-memory
+   2   4   1   1   2  no        220 GB  70.7 ms      113.2    5.38 ms  5.38 ms       1         0  weights-exceed-memory
+[stderr] collcalc plan: --strict: no plan fits in memory: the best, TP 8 x EP 1 x PP 1 x DP 1, needs 119 GB per GPU
+[exit 3]
+$ collcalc plan --model llama-3-70b --tokens 256 --tp 8 --platform hgx-h100 --top 3
+[stderr] collcalc plan: --top: ranks the plans of --search (see 'collcalc plan --help')
+[exit 2]
+$ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --tp 4
+llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 3 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, then by tokens/s per GPU
+
+rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   4   1   1   4  yes      57.1 GB  20.2 ms      792.1    3.42 ms  3.42 ms       0         0  
+   2   4   1   2   2  yes      39.7 GB  29.9 ms      534.3    3.30 ms  3.30 ms       0         0  
+   3   4   1   4   1  yes      30.9 GB  45.7 ms      350.5    2.40 ms  2.40 ms       0         0  
+$ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --tp 3
+[stderr] collcalc plan: tp 3 does not divide the 16 GPUs (see 'collcalc plan --help')
+[exit 2]
+$ collcalc plan --model llama-3.1-405b --tokens 64 --tp 8 --pp 2 --nodes 2 --platform hgx-h100
+llama-3.1-405b decode, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 2 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+
+collective    group  nodes  link            algorithm  per layer  per step  message     each  per step  exposed  dominant
+tp-allreduce      8      1  nvlink4         nvls               2       126  2.10 MB  39.8 us   5.02 ms  5.02 ms  latency
+pp-sendrecv       2      2  nvlink4+ib-ndr  direct             0         1   262 kB  30.9 us   30.9 us  30.9 us  latency   <- crosses the node boundary
+
+communication per step 5.05 ms, exposed 5.05 ms (overlap 0%, SM slowdown 1); fixed (latency) part 3.18 ms: latency-bound
+a group crosses the node boundary: each of its collectives costs at least 25.4 us
+memory per GPU 59.7 GB: weights 50.7 GB (bf16, native), KV cache 8.46 GB (bf16 at 4096 context), activations 14.2 MB, buffers 537 MB
+fits: 72.0 GB usable of 80 GB H100 SXM (90 %)
+largest that fits: 156 tokens per step at 4096 context; context 10032 at 64 tokens
+step 45.4 ms = compute 17.7 ms (FLOP-bound 0 us, memory-bound 17.7 ms; bf16 at 989 TFLOP/s, 3350 GB/s, x 1) + pipeline bubble 22.7 ms + exposed communication 5.05 ms
+time per output token 45.4 ms, 88.09 tokens/s per GPU, communication 11 % of the step
+verdict: ok
+
+info    the step's communication is latency-bound: 3175.4 us of fixed cost vs 1875.6 us moving bytes
+        next: larger batches cost little more communication per step

@@ -340,6 +340,97 @@ static void test_search_ranks_fitting_plans(void **state)
     assert_true(out[0].memory_bytes_per_gpu <= 186e9 * 0.9);
 }
 
+static void test_bubble_counts_stage_communication(void **state)
+{
+    (void)state;
+    /* Llama 3.1 405B, TP 8 x PP 2 on 2 HGX H100, one micro-batch: the
+     * second stage waits for the first stage's compute and its TP
+     * all-reduces alike, so the bubble is one stage time, compute and
+     * exposed TP communication (not the compute alone). */
+    collcalc_plan_query q = on_platform("llama-3.1-405b", "hgx-h100", 64);
+    q.tp = 8;
+    q.pp = 2;
+    collcalc_plan_result r = run(&q);
+    assert_int_equal(r.micro_batches, 1);
+    assert_int_equal(r.items[0].kind, COLLCALC_COMM_TP_ALLREDUCE);
+    assert_int_equal(r.items[1].kind, COLLCALC_COMM_PP_SENDRECV);
+    double stage = r.compute_us + r.items[0].exposed_us;
+    assert_true(r.items[0].exposed_us > 1000.0);
+    assert_true(fabs(r.bubble_us - stage) < 1e-6 * stage);
+    assert_true(fabs(r.step_us - (2 * stage + r.items[1].exposed_us)) < 1e-6 * r.step_us);
+    /* with 4 micro-batches the bubble is (pp - 1) / m of the stages' time */
+    q.micro_batches = 4;
+    q.tokens = 256;
+    r = run(&q);
+    stage = r.compute_us + r.items[0].exposed_us;
+    assert_true(fabs(r.bubble_us - stage / 4) < 1e-6 * stage);
+    /* prefill the same */
+    q = on_platform("llama-3.1-405b", "hgx-h100", 32768);
+    q.workload = COLLCALC_WORKLOAD_PREFILL;
+    q.tp = 8;
+    q.pp = 2;
+    r = run(&q);
+    assert_true(fabs(r.bubble_us - (r.compute_us + r.items[0].exposed_us)) < 1e-6 * r.bubble_us);
+}
+
+static void test_one_exposed_figure(void **state)
+{
+    (void)state;
+    /* Llama 3 70B, TP 16 on HGX H100 with everything "hidden": the
+     * communication beyond the compute is exposed again, and the items,
+     * the plan's exposed figure and the step's say the same. */
+    collcalc_plan_query q = on_platform("llama-3-70b", "hgx-h100", 64);
+    q.tp = 16;
+    q.overlap_tp = 1.0;
+    collcalc_plan_result r = run(&q);
+    assert_true(r.comm_us > r.compute_us);
+    double items = 0;
+    for (size_t i = 0; i < r.item_count; i++)
+        items += r.items[i].exposed_us;
+    assert_true(fabs(r.exposed_us - (r.comm_us - r.compute_us)) < 1e-6 * r.comm_us);
+    assert_true(fabs(items - r.exposed_us) < 1e-6 * r.comm_us);
+    assert_true(r.exposed_comm_us == r.exposed_us);
+    assert_true(fabs(r.step_us - r.comm_us) < 1e-6 * r.comm_us);
+}
+
+static void test_search_keeps_given_degrees(void **state)
+{
+    (void)state;
+    /* --tp 4 with --search on 16 GPUs: only TP 4 plans (PP 1, 2, 4) */
+    collcalc_plan_query q = on_platform("llama-3-70b", "hgx-h100", 256);
+    q.tp = 4;
+    q.search_fixed = 1u << COLLCALC_DIM_TP;
+    collcalc_plan_candidate out[16];
+    size_t count = 0, total = 0;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_plan_search(&q, 16, out, 16, &count, &total, &diag), COLLCALC_OK);
+    assert_int_equal(total, 3);
+    for (size_t i = 0; i < count; i++)
+        assert_int_equal(out[i].tp, 4);
+    /* and PP 2 as well: TP 4 x PP 2 x DP 2 alone */
+    q.pp = 2;
+    q.search_fixed |= 1u << COLLCALC_DIM_PP;
+    assert_int_equal(collcalc_plan_search(&q, 16, out, 16, &count, &total, &diag), COLLCALC_OK);
+    assert_int_equal(total, 1);
+    assert_int_equal(out[0].dp, 2);
+    /* a degree that does not divide the GPUs is refused, naming it */
+    q.tp = 3;
+    q.pp = 1;
+    q.search_fixed = 1u << COLLCALC_DIM_TP;
+    assert_int_equal(collcalc_plan_search(&q, 16, out, 16, &count, &total, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_non_null(strstr(diag.message, "tp 3"));
+    /* --mode on a dense model says it does nothing */
+    q = on_platform("llama-3-70b", "hgx-h100", 256);
+    q.tp = 8;
+    collcalc_plan_result r = run(&q);
+    assert_null(collcalc_findings_find(&r.findings, "moe-mode-dense"));
+    q.moe_mode_auto = false;
+    q.moe_mode = COLLCALC_MOE_LOW_LATENCY;
+    r = run(&q);
+    assert_non_null(collcalc_findings_find(&r.findings, "moe-mode-dense"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +441,9 @@ int main(void)
         cmocka_unit_test(test_tokens_split_across_dp),
         cmocka_unit_test(test_step_time),
         cmocka_unit_test(test_search_ranks_fitting_plans),
+        cmocka_unit_test(test_bubble_counts_stage_communication),
+        cmocka_unit_test(test_one_exposed_figure),
+        cmocka_unit_test(test_search_keeps_given_degrees),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
