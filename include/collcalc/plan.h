@@ -274,7 +274,12 @@ void collcalc_moe_query_init(collcalc_moe_query *query);
 typedef struct {
     int ep;
     int nodes;                      /* nodes the EP group spans */
-    int gpus_per_node;              /* EP ranks per node */
+    int gpus_per_node;              /* EP ranks per full node */
+    int gpus_in_last_node;          /* EP ranks on the last node (== gpus_per_node unless
+                                       the layout ends in a partial node: 24 + 8) */
+    int busiest_node_gpus;          /* GPUs on the node of the GPU whose shares, bytes and
+                                       times these are: the busier of a full-node GPU and
+                                       a last-node GPU */
     int slots;                      /* routed experts + redundant */
     int slots_per_gpu;
     double expert_memory_increase;  /* R / E (0.125 for 256 -> 288) */
@@ -284,6 +289,8 @@ typedef struct {
     double share_local;             /* of selections: stay on the GPU */
     double share_nvlink;            /* reach another GPU of the node */
     double share_network;           /* reach another node */
+    double share_network_full;      /* the network share of a GPU on a full node ... */
+    double share_network_last;      /* ... and on the last node (equal when it is full) */
     double nodes_touched_per_token; /* distinct destination nodes (own included) */
     double remote_nodes_per_token;  /* of those, other nodes */
     bool node_limited;              /* the group limit was applied */
@@ -325,6 +332,9 @@ typedef struct {
     double wire_combine_GBps;
     bool mnnvl;                     /* the NVLink domain spans nodes (G > 8): low-latency
                                        selections inside it are NVLink stores, no RDMA issue */
+    const char *fabric;             /* the scale-up fabric by the intra link: "NVLink",
+                                       "xGMI" (AMD), "PCIe" or "intra-node link"; static */
+    bool amd;                       /* an xGMI fabric: AMD GPUs (no DeepEP, no NVL72) */
     collcalc_findings findings;
 } collcalc_moe_result;
 
@@ -340,6 +350,7 @@ int collcalc_moe_redundant_for(const collcalc_model_shape *model, int ep);
 typedef struct {
     int domain_gpus;
     int inside, outside;
+    int outside_nodes, outside_gpus_in_last_node; /* the layout of `outside` */
     double inside_dispatch_us, inside_combine_us;
     double outside_dispatch_us, outside_combine_us;
     double inside_share_network, outside_share_network; /* of selections */

@@ -450,10 +450,10 @@ static const command_spec COMMANDS[] = {
      "--model M --ep E --tokens T --platform P [options]",
      "Costs the dispatch and combine all-to-all of one MoE layer with DeepEP's\n"
      "accounting (FP8 dispatch H + H/128 x 4 + 16 bytes, BF16 combine 2H per selected\n"
-     "token-expert): the share that stays on the GPU, crosses NVLink and crosses the\n"
-     "network, the time of each in DeepEP's normal or low-latency kernels (inside one\n"
-     "rack-scale NVLink domain both are the one-sided NVLink all-to-all), load\n"
-     "imbalance (the hottest GPU decides), redundant experts and two-batch overlap.",
+     "token-expert) on the busiest GPU: the share that stays on it, crosses NVLink or\n"
+     "xGMI and the network, the time of each in DeepEP's normal or low-latency kernels\n"
+     "(inside one rack-scale NVLink domain both are the one-sided NVLink all-to-all),\n"
+     "load imbalance (the hottest GPU decides), redundant experts, two-batch overlap.",
      MOE_GROUPS, MOE_EXAMPLES, -1},
     {"kv", cmd_kv, "KV-cache bytes per token and shard, and the prefill -> decode transfer",
      "--model M --tokens T [--tp N --pp N] [--link L | --platform P] [--backend B]",

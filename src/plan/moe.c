@@ -172,6 +172,27 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
     return plan_check_cluster(&q->cluster, diag);
 }
 
+/* The scale-up fabric by the intra link's name (data/links.json:
+ * xgmi-mi300x and xgmi-mi355x are AMD Infinity Fabric, pcie* PCIe) or its
+ * class (nvlink). */
+static bool name_starts(const char *name, const char *prefix)
+{
+    for (; *prefix != '\0'; name++, prefix++)
+        if (*name == '\0' || (*name | 0x20) != *prefix)
+            return false;
+    return true;
+}
+
+static const char *fabric_of(const collcalc_link_params *intra, bool *out_amd)
+{
+    *out_amd = name_starts(intra->name, "xgmi");
+    if (*out_amd)
+        return "xGMI";
+    if (intra->nvlink)
+        return "NVLink";
+    return name_starts(intra->name, "pcie") ? "PCIe" : "intra-node link";
+}
+
 /* Small deterministic generator (xorshift64*) for the zipf placement. */
 static uint64_t next_random(uint64_t *state)
 {
@@ -297,41 +318,88 @@ static double rebalanced_imbalance(const double *loads, int experts, int redunda
     return result;
 }
 
-/* Expected distinct destination nodes per token and, of those, remote ones. */
-static void nodes_touched(const collcalc_moe_query *q, int nodes, int experts_per_node,
-                          double *out_touched, double *out_remote, bool *out_limited)
+/* How often a token reaches a node of `node_gpus` GPUs and the expected
+ * distinct destination nodes of a token (its own included) when the EP
+ * group fills nodes-1 nodes of g GPUs and a last one of `last` (== g when
+ * even). A node's hit probability depends only on its size, so a token
+ * on a node of size s reaches touched - hit(s) remote nodes. */
+typedef struct {
+    double touched;
+    double hit_full, hit_last; /* P(a token's selections reach a full / the last node) */
+    bool limited;              /* the model's group limit was applied */
+} node_reach;
+
+static node_reach nodes_touched(const collcalc_moe_query *q, int ep, int nodes, int g, int last)
 {
     const collcalc_model_shape *m = q->model;
-    double k = m->experts_per_token;
-    double n = nodes;
-    *out_limited = false;
-    if (nodes <= 1) {
-        *out_touched = 1.0;
-        *out_remote = 0.0;
-        return;
-    }
+    node_reach out = {1.0, 1.0, 1.0, false};
+    if (nodes <= 1)
+        return out;
+    double k = m->experts_per_token, n = nodes;
+    int experts = m->routed_experts;
     int groups = m->expert_groups, top = m->top_groups;
+    long full_experts = (long)experts * g, last_experts = (long)experts * last;
     if (q->node_limited && groups > 1 && top < groups) {
-        if (nodes <= groups && groups % nodes == 0) {
-            double per_node = (double)(groups / nodes);
-            double p_miss = plan_prob_miss(groups, per_node, top);
-            *out_touched = n * (1.0 - p_miss);
-            *out_remote = (n - 1.0) * (1.0 - p_miss);
-            *out_limited = true;
-            return;
+        /* Groups whole on each node (DeepSeek-V3's 8 groups on 2, 4 or 8
+         * nodes, or on 24 + 8 GPUs: 6 + 2 groups): a node of h groups is
+         * missed when the token's top groups avoid all h. */
+        long per_group = experts % groups == 0 ? experts / groups : 0;
+        if (per_group > 0 && full_experts % ep == 0 && last_experts % ep == 0 &&
+            (full_experts / ep) % per_group == 0 && (last_experts / ep) % per_group == 0) {
+            double h_full = (double)(full_experts / ep / per_group);
+            double h_last = (double)(last_experts / ep / per_group);
+            out.hit_full = 1.0 - plan_prob_miss(groups, h_full, top);
+            out.hit_last = 1.0 - plan_prob_miss(groups, h_last, top);
+            out.touched = (n - 1.0) * out.hit_full + out.hit_last;
+            out.limited = true;
+            return out;
         }
-        if (nodes > groups && nodes % groups == 0) {
-            double span = (double)(nodes / groups) * top; /* candidate nodes */
+        if (last == g && nodes > groups && nodes % groups == 0) {
+            /* Each group spans nodes/groups nodes: the token's top groups
+             * give span candidate nodes, each hit with 1 - (1 - 1/span)^k. */
+            double span = (double)(nodes / groups) * top;
             double hit = 1.0 - pow(1.0 - 1.0 / span, k);
-            *out_touched = span * hit;
-            *out_remote = *out_touched - ((double)top / groups) * hit;
-            *out_limited = true;
-            return;
+            out.touched = span * hit;
+            out.hit_full = out.hit_last = ((double)top / groups) * hit;
+            out.limited = true;
+            return out;
         }
     }
-    double p_miss = plan_prob_miss(m->routed_experts, experts_per_node, k);
-    *out_touched = n * (1.0 - p_miss);
-    *out_remote = (n - 1.0) * (1.0 - p_miss);
+    /* Without a group limit: k draws of E experts miss a node's m. */
+    out.hit_full = 1.0 - plan_prob_miss(experts, (double)lround((double)full_experts / ep), k);
+    out.hit_last = 1.0 - plan_prob_miss(experts, (double)lround((double)last_experts / ep), k);
+    out.touched = (n - 1.0) * out.hit_full + out.hit_last;
+    return out;
+}
+
+/* One GPU of the layout: the figures of a GPU on a node of node_gpus. */
+typedef struct {
+    int node_gpus;
+    double share_local, share_nvlink, share_network; /* of its selections */
+    double remote_nodes;                             /* per token */
+    double nic_share;                                /* NICs' worth it drives */
+} gpu_view;
+
+static gpu_view view_of(const collcalc_moe_query *q, int ep, int nodes, int node_gpus,
+                        double hit, const node_reach *reach)
+{
+    gpu_view v;
+    v.node_gpus = node_gpus;
+    v.share_local = 1.0 / ep;
+    v.share_nvlink = (double)(node_gpus - 1) / ep;
+    v.share_network = (double)(ep - node_gpus) / ep;
+    v.remote_nodes = nodes > 1 ? reach->touched - hit : 0.0;
+    /* NIC bandwidth one GPU gets: its node's NICs shared by its GPUs; a
+     * partial node's r GPUs drive min(K, r x NICs per GPU) and never get
+     * less than a full node's (doc/MODEL.md §3). */
+    const collcalc_cluster *c = &q->cluster;
+    double full = (double)c->nics_per_node / (double)c->gpus_per_node;
+    int per_gpu = c->nics_per_gpu > 0 ? c->nics_per_gpu : 1;
+    double drives = fmin((double)c->nics_per_node, (double)node_gpus * per_gpu) / node_gpus;
+    v.nic_share = node_gpus < c->gpus_per_node ? fmax(full, drives) : full;
+    if (v.nic_share > 1.0 && q->mode == COLLCALC_MOE_LOW_LATENCY)
+        v.nic_share = 1.0; /* one NIC per GPU: DeepEP binds each GPU to its own NIC */
+    return v;
 }
 
 /* Times of one dispatch and one combine for `tokens` tokens per GPU. */
@@ -341,23 +409,19 @@ typedef struct {
     double d_local, d_nvlink, d_network, c_nvlink, c_network;
 } moe_times;
 
-static void layer_times(const collcalc_moe_query *q, const collcalc_moe_result *r, double tokens,
-                        double imbalance, moe_times *t)
+static void layer_times(const collcalc_moe_query *q, const collcalc_moe_result *r,
+                        const gpu_view *v, double tokens, double imbalance, moe_times *t)
 {
     const collcalc_moe_calibration *c = &q->calibration;
     double k = q->model->experts_per_token;
     double sel = tokens * k;
     double d_b = (double)r->dispatch_bytes_per_selection;
     double c_b = (double)r->combine_bytes_per_selection;
-    double g = r->gpus_per_node;
-    /* NIC bandwidth one GPU gets: its node's NICs shared by its GPUs. */
-    double nic_share = (double)q->cluster.nics_per_node / (double)q->cluster.gpus_per_node;
-    if (nic_share > 1.0 && q->mode == COLLCALC_MOE_LOW_LATENCY)
-        nic_share = 1.0; /* one NIC per GPU: DeepEP binds each GPU to its own NIC */
-    double nic_GBps = q->cluster.inter.bw_GBps * nic_share;
+    double g = v->node_gpus;
+    double nic_GBps = q->cluster.inter.bw_GBps * v->nic_share;
     double nvl_GBps = q->cluster.intra.bw_GBps;
     memset(t, 0, sizeof *t);
-    t->d_local = sel * r->share_local * d_b;
+    t->d_local = sel * v->share_local * d_b;
     if (r->mnnvl && r->nodes == 1) {
         /* The whole EP group inside one rack-scale NVLink domain: both modes
          * are the one-sided NVLink all-to-all (dispatch pushes each selection
@@ -365,8 +429,8 @@ static void layer_times(const collcalc_moe_query *q, const collcalc_moe_result *
          * combine starts with one, pulls and reduces). Small batches sit on
          * the kernel's floor; large ones start after `start` and stream at
          * the NVLink rate; each barrier writes and polls one flag per peer. */
-        t->d_nvlink = sel * r->share_nvlink * d_b;
-        t->c_nvlink = sel * r->share_nvlink * c_b;
+        t->d_nvlink = sel * v->share_nvlink * d_b;
+        t->c_nvlink = sel * v->share_nvlink * c_b;
         double rate = c->nvl_efficiency * nvl_GBps * 1e3;
         double flags = (r->ep - 1) * c->ll_combine_per_peer_us;
         double d_bw = t->d_nvlink / rate * imbalance;
@@ -378,16 +442,16 @@ static void layer_times(const collcalc_moe_query *q, const collcalc_moe_result *
         t->dispatch_latency_us = d_total - d_bw;
         t->combine_latency_us = c_total - c_bw;
     } else if (q->mode == COLLCALC_MOE_NORMAL) {
-        double fan_out = r->nodes > 1 ? (1.0 - 1.0 / g) : r->share_nvlink;
+        double fan_out = r->nodes > 1 ? (1.0 - 1.0 / g) : v->share_nvlink;
         t->d_nvlink = sel * fan_out * d_b;
         t->c_nvlink = sel * fan_out * c_b;
-        t->d_network = tokens * r->remote_nodes_per_token * d_b;
-        t->c_network = tokens * r->remote_nodes_per_token * c_b;
+        t->d_network = tokens * v->remote_nodes * d_b;
+        t->c_network = tokens * v->remote_nodes * c_b;
         double nvl_rate = c->normal_nvlink_efficiency * nvl_GBps * 1e3; /* bytes per us */
         double net_rate = c->normal_rdma_efficiency * nic_GBps * 1e3;
         /* Each remote node is one peer (the same-index GPU there): a peer's
          * stream has its own ceiling (calibration.c). */
-        double peers = r->nodes > 1 ? fmin(r->nodes - 1.0, fmax(1.0, r->remote_nodes_per_token))
+        double peers = r->nodes > 1 ? fmin(r->nodes - 1.0, fmax(1.0, v->remote_nodes))
                                     : 0.0;
         if (c->normal_rdma_peer_GBps > 0 && peers > 0 &&
             net_rate > peers * c->normal_rdma_peer_GBps * 1e3)
@@ -399,10 +463,10 @@ static void layer_times(const collcalc_moe_query *q, const collcalc_moe_result *
         t->dispatch_bandwidth_us = d_bw;
         t->combine_bandwidth_us = c_bw;
     } else {
-        t->d_nvlink = sel * r->share_nvlink * d_b;
-        t->c_nvlink = sel * r->share_nvlink * c_b;
-        t->d_network = sel * r->share_network * d_b;
-        t->c_network = sel * r->share_network * c_b;
+        t->d_nvlink = sel * v->share_nvlink * d_b;
+        t->c_nvlink = sel * v->share_nvlink * c_b;
+        t->d_network = sel * v->share_network * d_b;
+        t->c_network = sel * v->share_network * c_b;
         double nvl_rate = c->ll_nvlink_efficiency * nvl_GBps * 1e3;
         double net_rate = c->ll_rdma_efficiency * nic_GBps * 1e3;
         /* On 8-GPU nodes DeepEP's low-latency kernels send every
@@ -411,7 +475,7 @@ static void layer_times(const collcalc_moe_query *q, const collcalc_moe_result *
          * multi-node NVLink domain (G > 8: GB200/GB300 NVL72) selections
          * inside it are NVLink stores (TensorRT-LLM's MNNVL all-to-all,
          * DeepEP's NVLink path) and only those leaving it are messages. */
-        double messages = r->mnnvl ? sel * r->share_network : sel * (1.0 - r->share_local);
+        double messages = r->mnnvl ? sel * v->share_network : sel * (1.0 - v->share_local);
         t->dispatch_latency_us = c->ll_base_us + messages * c->ll_per_message_us;
         t->combine_latency_us = t->dispatch_latency_us + (r->ep - 1) * c->ll_combine_per_peer_us;
         t->dispatch_bandwidth_us =
@@ -523,13 +587,19 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     r->combine_bytes_per_selection = selection_bytes(q->combine_dtype, hidden);
     double k = m->experts_per_token;
     r->selections_per_gpu = (double)q->tokens * k;
-    r->share_local = 1.0 / ep;
-    r->share_nvlink = (double)(g - 1) / ep;
-    r->share_network = (double)(ep - g) / ep;
     r->mnnvl = q->cluster.gpus_per_node > 8;
-    double experts_per_node = (double)m->routed_experts * g / ep;
-    nodes_touched(q, r->nodes, (int)lround(experts_per_node), &r->nodes_touched_per_token,
-                  &r->remote_nodes_per_token, &r->node_limited);
+    r->fabric = fabric_of(&q->cluster.intra, &r->amd);
+    /* The layout: nodes - 1 full nodes of g GPUs and a last one of `last`
+     * (MODEL.md §3); a GPU of each kind, the busier decides below. */
+    int last = ep - (r->nodes - 1) * g;
+    r->gpus_in_last_node = last;
+    node_reach reach = nodes_touched(q, ep, r->nodes, g, last);
+    r->nodes_touched_per_token = reach.touched;
+    r->node_limited = reach.limited;
+    gpu_view views[2] = {view_of(q, ep, r->nodes, g, reach.hit_full, &reach),
+                         view_of(q, ep, r->nodes, last, reach.hit_last, &reach)};
+    r->share_network_full = views[0].share_network;
+    r->share_network_last = views[1].share_network;
 
     /* Imbalance. */
     double scratch[COLLCALC_MOE_EXPERTS_MAX];
@@ -552,7 +622,21 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     r->imbalance_from = from;
 
     moe_times full, half;
-    layer_times(q, r, (double)q->tokens, r->imbalance, &full);
+    const gpu_view *busiest = &views[0];
+    layer_times(q, r, busiest, (double)q->tokens, r->imbalance, &full);
+    if (last < g) {
+        moe_times other;
+        layer_times(q, r, &views[1], (double)q->tokens, r->imbalance, &other);
+        if (other.dispatch_us + other.combine_us > full.dispatch_us + full.combine_us) {
+            busiest = &views[1];
+            full = other;
+        }
+    }
+    r->busiest_node_gpus = busiest->node_gpus;
+    r->share_local = busiest->share_local;
+    r->share_nvlink = busiest->share_nvlink;
+    r->share_network = busiest->share_network;
+    r->remote_nodes_per_token = busiest->remote_nodes;
     r->bytes_local = full.d_local;
     r->bytes_nvlink = full.d_nvlink * r->imbalance;
     r->bytes_network = full.d_network * r->imbalance;
@@ -618,17 +702,38 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     /* Split batch. */
     r->split_batch = q->split_batch;
     if (q->split_batch == 2)
-        layer_times(q, r, (double)q->tokens / 2.0, r->imbalance, &half);
+        layer_times(q, r, busiest, (double)q->tokens / 2.0, r->imbalance, &half);
     else
         half = full;
     timeline(q, r, &full, &half);
 
     /* Findings. */
-    if (r->nodes > 1)
-        collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_WARNING, "ep-crosses-node",
-                              "keep EP inside one NVLink domain (e.g. a GB200 NVL72) if it fits",
-                              "EP %d spans %d nodes: %.0f %% of selections cross the network",
-                              ep, r->nodes, 100.0 * r->share_network);
+    if (r->nodes > 1) {
+        /* Advice for the fabric: a rack-scale NVLink domain exists only on
+         * NVIDIA; AMD's xGMI and PCIe stop at the node. */
+        char advice[96];
+        if (r->amd || !q->cluster.intra.nvlink)
+            snprintf(advice, sizeof advice, "keep EP inside one node (%d GPUs on %s) if it fits",
+                     q->cluster.gpus_per_node, r->fabric);
+        else if (r->mnnvl)
+            snprintf(advice, sizeof advice, "keep EP inside one %d-GPU NVLink domain if it fits",
+                     q->cluster.gpus_per_node);
+        else
+            snprintf(advice, sizeof advice,
+                     "keep EP inside one NVLink domain (e.g. a GB200 NVL72) if it fits");
+        if (last < g)
+            collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_WARNING, "ep-crosses-node",
+                                  advice,
+                                  "EP %d spans %d nodes (%d + %d GPUs): %.0f %% of selections "
+                                  "cross the network on the %d-GPU node, %.0f %% on the full "
+                                  "ones", ep, r->nodes, (r->nodes - 1) * g, last,
+                                  100.0 * r->share_network_last, last,
+                                  100.0 * r->share_network_full);
+        else
+            collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_WARNING, "ep-crosses-node",
+                                  advice, "EP %d spans %d nodes: %.0f %% of selections cross the "
+                                  "network", ep, r->nodes, 100.0 * r->share_network);
+    }
     if (q->redundant_experts > 0)
         collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_INFO, "redundant-expert-memory",
                               NULL,
@@ -643,8 +748,8 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     if (q->mode == COLLCALC_MOE_NORMAL && r->dispatch_dominant == COLLCALC_DOMINANT_LATENCY)
         collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_INFO, "moe-normal-small-batch",
                               "use the low-latency kernels for decode-size batches",
-                              "at %llu tokens per GPU the normal kernels are latency-bound",
-                              (unsigned long long)q->tokens);
+                              "at %llu token%s per GPU the normal kernels are latency-bound",
+                              (unsigned long long)q->tokens, q->tokens == 1 ? "" : "s");
     collcalc_findings_sort(&r->findings);
 
     double checks[] = {r->dispatch_us, r->combine_us, r->timeline_us, r->imbalance,
@@ -704,6 +809,8 @@ collcalc_status collcalc_moe_domain_edge(const collcalc_moe_query *query,
             e->outside_dispatch_us = r->dispatch_us;
             e->outside_combine_us = r->combine_us;
             e->outside_share_network = r->share_network;
+            e->outside_nodes = r->nodes;
+            e->outside_gpus_in_last_node = r->gpus_in_last_node;
         }
     }
     collcalc_mem_free(r);

@@ -313,6 +313,92 @@ static void test_nvl72_vs_hgx(void **state)
     assert_non_null(collcalc_findings_find(&a.findings, "ep-crosses-node"));
 }
 
+/* EP 32 on nodes of 24: 24 + 8 GPUs. A GPU of the 8-GPU node sends 24 of
+ * every 32 selections over the network (75 %, not the full nodes' 25 %);
+ * its time is the layer's and at least the even split's (16 + 16). */
+static void test_partial_last_node(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        collcalc_moe_query q = h800_query(32, mode == 0 ? 4096 : 128, (collcalc_moe_mode)mode);
+        q.cluster.gpus_per_node = 24;
+        q.cluster.nics_per_node = 24;
+        collcalc_moe_result uneven = run(&q);
+        q.cluster.gpus_per_node = 16;
+        q.cluster.nics_per_node = 16;
+        collcalc_moe_result even = run(&q);
+        assert_int_equal(uneven.nodes, 2);
+        assert_int_equal(uneven.gpus_per_node, 24);
+        assert_int_equal(uneven.gpus_in_last_node, 8);
+        assert_true(uneven.share_network_full == 8.0 / 32);
+        assert_true(uneven.share_network_last == 24.0 / 32);
+        assert_int_equal(even.gpus_in_last_node, 16);
+        assert_true(even.share_network == 0.5 && even.share_network_last == 0.5);
+        assert_true(uneven.dispatch_us + uneven.combine_us >= even.dispatch_us + even.combine_us);
+        /* DeepSeek-V3's 8 groups, top 4: 6 groups on the big node, 2 on the
+         * small one; a token reaches the small node unless its 4 groups
+         * are all among the 6: 1 - C(6,4)/C(8,4) = 55/70; the big one
+         * always. A token of the small node reaches 1 remote node. */
+        assert_true(uneven.node_limited);
+        assert_close(uneven.nodes_touched_per_token, 1.0 + 55.0 / 70, 1e-12);
+        if (mode == COLLCALC_MOE_LOW_LATENCY) {
+            /* Message and RDMA bound: the small node's GPU is the busiest. */
+            assert_int_equal(uneven.busiest_node_gpus, 8);
+            assert_true(uneven.share_network == 24.0 / 32);
+            assert_true(uneven.share_nvlink == 7.0 / 32);
+            assert_close(uneven.remote_nodes_per_token, 1.0, 1e-12);
+            assert_true(uneven.bytes_network > 1.4 * even.bytes_network); /* 0.75 vs 0.5 */
+        } else {
+            /* Normal kernels at 4,096 tokens are bound by the NVLink
+             * fan-out inside the destination node (1 - 1/24 of the
+             * selections on the big node vs 1 - 1/8): a big-node GPU is
+             * the busiest; its tokens reach the small node 55/70 times. */
+            assert_int_equal(uneven.busiest_node_gpus, 24);
+            assert_true(uneven.share_network == 8.0 / 32);
+            assert_close(uneven.remote_nodes_per_token, 55.0 / 70, 1e-12);
+        }
+        /* Even: 4 of 8 groups per node, missed only by the one top-4 choice
+         * of the other node's groups: 2 x 69/70. */
+        assert_close(even.nodes_touched_per_token, 2.0 * 69 / 70, 1e-12);
+        collcalc_finding *f = collcalc_findings_find(&uneven.findings, "ep-crosses-node");
+        assert_non_null(f);
+        assert_contains(f->message, "(24 + 8 GPUs): 75 % of selections cross the network on "
+                                    "the 8-GPU node, 25 % on the full ones");
+    }
+    /* Without a partial node the layout is what it was: EP 64 on 8 nodes. */
+    collcalc_moe_query q = h800_query(64, 4096, COLLCALC_MOE_NORMAL);
+    collcalc_moe_result r = run(&q);
+    assert_int_equal(r.gpus_in_last_node, 8);
+    assert_int_equal(r.busiest_node_gpus, 8);
+    assert_close(r.nodes_touched_per_token, 8 * (1 - 35.0 / 70), 1e-12); /* 4.0 */
+}
+
+/* The fabric by the intra link: xGMI is AMD's, with no NVL72 to suggest. */
+static void test_fabric_names(void **state)
+{
+    (void)state;
+    collcalc_moe_query q = h800_query(16, 128, COLLCALC_MOE_NORMAL);
+    collcalc_moe_result r = run(&q);
+    assert_string_equal(r.fabric, "NVLink");
+    assert_false(r.amd);
+    collcalc_finding *f = collcalc_findings_find(&r.findings, "ep-crosses-node");
+    assert_non_null(f);
+    assert_contains(f->next_step, "GB200 NVL72");
+    snprintf(q.cluster.intra.name, sizeof q.cluster.intra.name, "xgmi-mi355x");
+    r = run(&q);
+    assert_string_equal(r.fabric, "xGMI");
+    assert_true(r.amd);
+    f = collcalc_findings_find(&r.findings, "ep-crosses-node");
+    assert_non_null(f);
+    assert_null(strstr(f->next_step, "NVL"));
+    assert_string_equal(f->next_step, "keep EP inside one node (8 GPUs on xGMI) if it fits");
+    snprintf(q.cluster.intra.name, sizeof q.cluster.intra.name, "pcie5");
+    q.cluster.intra.nvlink = false;
+    r = run(&q);
+    assert_string_equal(r.fabric, "PCIe");
+    assert_false(r.amd);
+}
+
 static void test_imbalance(void **state)
 {
     (void)state;
@@ -506,6 +592,8 @@ int main(void)
         cmocka_unit_test(test_textbook_and_redundancy),
         cmocka_unit_test(test_nvl72_vs_hgx),
         cmocka_unit_test(test_nvl72_one_sided_published),
+        cmocka_unit_test(test_partial_last_node),
+        cmocka_unit_test(test_fabric_names),
         cmocka_unit_test(test_imbalance),
         cmocka_unit_test(test_split_batch),
         cmocka_unit_test(test_bad_input),
