@@ -232,6 +232,13 @@ typedef struct {
 void collcalc_moe_calibration_init(collcalc_moe_calibration *calibration);
 
 #define COLLCALC_MOE_EXPERTS_MAX 4096
+/* The one range of each MoE option (the command line parses with these,
+ * collcalc_moe_evaluate checks them): imbalance 1..IMBALANCE_MAX (0 = not
+ * given), zipf exponent 0..ZIPF_MAX (0 = uniform), redundant experts
+ * 0..COLLCALC_MOE_EXPERTS_MAX, SM slowdown 1..SM_SLOWDOWN_MAX. */
+#define COLLCALC_MOE_IMBALANCE_MAX 1e6
+#define COLLCALC_MOE_ZIPF_MAX 10.0
+#define COLLCALC_MOE_SM_SLOWDOWN_MAX 100.0
 #define COLLCALC_MOE_EVENTS_MAX 16
 
 /* One bar of the split-batch timeline. */

@@ -47,16 +47,16 @@ static int moe_query(cli_context *ctx, collcalc_moe_query *q, collcalc_expert_lo
         code = cli_usage_error(ctx, "--imbalance",
                                "give one of --imbalance, --zipf and --expert-loads");
     if (code == 0)
-        code = cli_number(ctx, OPT_IMBALANCE, 1.0, 1e6, &q->imbalance);
+        code = cli_number(ctx, OPT_IMBALANCE, 1.0, COLLCALC_MOE_IMBALANCE_MAX, &q->imbalance);
     if (code == 0)
-        code = cli_number(ctx, OPT_ZIPF, 1e-6, 100.0, &q->zipf_s);
+        code = cli_number(ctx, OPT_ZIPF, 0.0, COLLCALC_MOE_ZIPF_MAX, &q->zipf_s);
     if (code == 0 && arg_given(&ctx->args, OPT_EXPERT_LOADS)) {
         code = read_loads(ctx, loads);
         q->expert_loads = loads->loads;
         q->expert_load_count = loads->experts;
     }
     long value = 0;
-    if (code == 0 && (code = cli_count(ctx, OPT_REDUNDANT_EXPERTS, 0, 100000, &value)) == 0)
+    if (code == 0 && (code = cli_count(ctx, OPT_REDUNDANT_EXPERTS, 0, COLLCALC_MOE_EXPERTS_MAX, &value)) == 0)
         q->redundant_experts = (int)value;
     value = 1;
     if (code == 0 && (code = cli_count(ctx, OPT_SPLIT_BATCH, 1, 2, &value)) == 0)
@@ -66,7 +66,7 @@ static int moe_query(cli_context *ctx, collcalc_moe_query *q, collcalc_expert_lo
     if (code == 0)
         code = cli_time(ctx, OPT_EXPERT_TIME, &q->expert_compute_us);
     if (code == 0)
-        code = plan_factor(ctx, OPT_SM_SLOWDOWN, &q->sm_slowdown);
+        code = cli_number(ctx, OPT_SM_SLOWDOWN, 1, COLLCALC_MOE_SM_SLOWDOWN_MAX, &q->sm_slowdown);
     bool single = false;
     collcalc_bw_basis basis;
     if (code == 0 && !plan_has_cluster(ctx))

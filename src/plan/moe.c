@@ -83,20 +83,20 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
                                   m->name);
     if (q->redundant_experts < 0 || q->redundant_experts > COLLCALC_MOE_EXPERTS_MAX)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "redundant experts must be between 0 and %d (got %d)",
+                                  "--redundant-experts must be between 0 and %d (got %d)",
                                   COLLCALC_MOE_EXPERTS_MAX, q->redundant_experts);
     int slots = m->routed_experts + q->redundant_experts;
     if (q->ep < 2)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "ep must be at least 2 for a dispatch (got %d)", q->ep);
+                                  "--ep must be at least 2 for a dispatch (got %d)", q->ep);
     if (q->ep > slots)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "ep %d is larger than %s's %d expert slots", q->ep, m->name,
+                                  "--ep %d is larger than %s's %d expert slots", q->ep, m->name,
                                   slots);
     if (slots % q->ep != 0) {
         int r = collcalc_moe_redundant_for(m, q->ep);
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "ep %d does not divide the %d expert slots (%d routed + %d "
+                                  "--ep %d does not divide the %d expert slots (%d routed + %d "
                                   "redundant): %d redundant experts make %d slots, %d per GPU "
                                   "(+%.1f %% expert memory)", q->ep, slots, m->routed_experts,
                                   q->redundant_experts, r, m->routed_experts + r,
@@ -105,53 +105,55 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
     }
     if (q->tokens == 0 || q->tokens > COLLCALC_TOKENS_MAX)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "tokens must be between 1 and %llu (got %llu)",
+                                  "--tokens must be between 1 and %llu (got %llu)",
                                   (unsigned long long)COLLCALC_TOKENS_MAX,
                                   (unsigned long long)q->tokens);
     if (q->dispatch_dtype != COLLCALC_DTYPE_FP8 && q->dispatch_dtype != COLLCALC_DTYPE_BF16)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "dispatch dtype must be fp8 or bf16");
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "--dispatch-dtype must be fp8 or bf16");
     if (q->combine_dtype != COLLCALC_DTYPE_FP8 && q->combine_dtype != COLLCALC_DTYPE_BF16)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "combine dtype must be bf16 or fp8");
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "--combine-dtype must be bf16 or fp8");
     if (q->mode != COLLCALC_MOE_NORMAL && q->mode != COLLCALC_MOE_LOW_LATENCY)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "unknown MoE mode");
-    if (q->imbalance != 0 && !plan_in_range(q->imbalance, 1.0, 1e6))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "--mode: unknown MoE mode");
+    if (q->imbalance != 0 && !plan_in_range(q->imbalance, 1.0, COLLCALC_MOE_IMBALANCE_MAX))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "imbalance (max/mean) must be at least 1 (got %g)",
-                                  q->imbalance);
-    if (q->zipf_s != 0 && !plan_in_range(q->zipf_s, 0.0, 10.0))
+                                  "--imbalance (max/mean) must be between 1 and %.0f (got %g)",
+                                  COLLCALC_MOE_IMBALANCE_MAX, q->imbalance);
+    if (!plan_in_range(q->zipf_s, 0.0, COLLCALC_MOE_ZIPF_MAX))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "zipf exponent must be between 0 and 10 (got %g)", q->zipf_s);
+                                  "--zipf must be between 0 and %g (got %g)",
+                                  COLLCALC_MOE_ZIPF_MAX, q->zipf_s);
     if ((q->expert_loads != NULL || q->zipf_s > 0) &&
         m->routed_experts > COLLCALC_MOE_EXPERTS_MAX)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "per-expert loads are modelled for at most %d experts (%s has "
-                                  "%d)", COLLCALC_MOE_EXPERTS_MAX, m->name, m->routed_experts);
+                                  "per-expert loads (--zipf, --expert-loads) are modelled for at "
+                                  "most %d experts (%s has %d)", COLLCALC_MOE_EXPERTS_MAX, m->name, m->routed_experts);
     if (q->expert_loads != NULL) {
         if (q->expert_load_count != (size_t)m->routed_experts)
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                      "the expert loads list %zu experts; %s has %d",
+                                      "--expert-loads lists %zu experts; %s has %d",
                                       q->expert_load_count, m->name, m->routed_experts);
         double total = 0;
         for (size_t i = 0; i < q->expert_load_count; i++) {
             if (!plan_in_range(q->expert_loads[i], 0.0, 1e18))
                 return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                          "expert %zu: load must be finite and >= 0", i);
+                                          "--expert-loads: expert %zu: load must be finite "
+                                          "and >= 0", i);
             total += q->expert_loads[i];
         }
         if (total <= 0)
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                      "the expert loads are all zero");
+                                      "--expert-loads: the loads are all zero");
     }
     if (q->split_batch != 1 && q->split_batch != 2)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "split batch must be 1 or 2 (got %d)", q->split_batch);
+                                  "--split-batch must be 1 or 2 (got %d)", q->split_batch);
     if (!plan_in_range(q->router_us, 0, 1e9) || !plan_in_range(q->expert_compute_us, 0, 1e9))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "router and expert times must be finite and >= 0");
-    if (!plan_in_range(q->sm_slowdown, 1.0, 100.0))
+                                  "--router-time and --expert-time must be finite and >= 0");
+    if (!plan_in_range(q->sm_slowdown, 1.0, COLLCALC_MOE_SM_SLOWDOWN_MAX))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "SM slowdown must be between 1 and 100 (got %g)",
-                                  q->sm_slowdown);
+                                  "--sm-slowdown must be between 1 and %g (got %g)",
+                                  COLLCALC_MOE_SM_SLOWDOWN_MAX, q->sm_slowdown);
     const collcalc_moe_calibration *c = &q->calibration;
     if (!plan_in_range(c->normal_nvlink_efficiency, 1e-6, 1) ||
         !plan_in_range(c->normal_rdma_efficiency, 1e-6, 1) ||

@@ -47,3 +47,15 @@ leaving the xGMI domain (8 GPUs): EP 8 dispatch + combine 248 us, EP 16 616 us (
 
 warning the hottest GPU carries 1000.00x the mean load: dispatch and combine take that much longer
         next: add redundant experts (EPLB) or rebalance the placement
+$ collcalc moe --model deepseek-v3 --ep 32 --tokens 128 --platform hgx-h100 --zipf 50
+[stderr] collcalc moe: --zipf: '50' is out of range: must be between 0 and 10 (see 'collcalc moe --help')
+[exit 2]
+$ collcalc moe --model deepseek-v3 --ep 32 --tokens 128 --platform hgx-h100 --redundant-experts 100000
+[stderr] collcalc moe: --redundant-experts: '100000' is out of range: must be between 0 and 4096 (see 'collcalc moe --help')
+[exit 2]
+$ collcalc moe --model deepseek-v3 --ep 32 --tokens 128 --platform hgx-h100 --sm-slowdown 200
+[stderr] collcalc moe: --sm-slowdown: '200' is out of range: must be between 1 and 100 (see 'collcalc moe --help')
+[exit 2]
+$ collcalc moe --model deepseek-v3 --ep 1 --tokens 128 --platform hgx-h100
+[stderr] collcalc moe: --ep must be at least 2 for a dispatch (got 1) (see 'collcalc moe --help')
+[exit 2]

@@ -474,11 +474,11 @@ static void test_bad_input(void **state)
     collcalc_diag diag = {{0}};
     collcalc_moe_query q = h800_query(512, 128, COLLCALC_MOE_NORMAL);
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
-    assert_string_equal(diag.message, "ep 512 is larger than deepseek-v3's 256 expert slots");
+    assert_string_equal(diag.message, "--ep 512 is larger than deepseek-v3's 256 expert slots");
     q = h800_query(48, 128, COLLCALC_MOE_NORMAL);
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
     assert_string_equal(diag.message,
-                        "ep 48 does not divide the 256 expert slots (256 routed + 0 redundant): "
+                        "--ep 48 does not divide the 256 expert slots (256 routed + 0 redundant): "
                         "32 redundant experts make 288 slots, 6 per GPU (+12.5 % expert memory)");
     assert_int_equal(collcalc_moe_redundant_for(q.model, 48), 32);
     assert_int_equal(collcalc_moe_redundant_for(q.model, 64), 0);
@@ -486,7 +486,7 @@ static void test_bad_input(void **state)
     assert_int_equal(collcalc_moe_redundant_for(q.model, 144), 32);
     q = h800_query(32, 0, COLLCALC_MOE_NORMAL);
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
-    assert_contains(diag.message, "tokens must be between 1 and");
+    assert_contains(diag.message, "--tokens must be between 1 and");
     q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
     q.model = collcalc_model_table_find(models, "llama-3-70b");
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
@@ -497,7 +497,7 @@ static void test_bad_input(void **state)
     q.expert_loads = loads;
     q.expert_load_count = 3;
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
-    assert_string_equal(diag.message, "the expert loads list 3 experts; deepseek-v3 has 256");
+    assert_string_equal(diag.message, "--expert-loads lists 3 experts; deepseek-v3 has 256");
     q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
     q.imbalance = 0.5;
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
@@ -509,7 +509,28 @@ static void test_bad_input(void **state)
     q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
     q.split_batch = 3;
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
-    assert_string_equal(diag.message, "split batch must be 1 or 2 (got 3)");
+    assert_string_equal(diag.message, "--split-batch must be 1 or 2 (got 3)");
+    /* Each option's one range (plan.h), named by its option. */
+    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
+    q.zipf_s = 50;
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "--zipf must be between 0 and 10 (got 50)");
+    q.zipf_s = COLLCALC_MOE_ZIPF_MAX;
+    r = run(&q);
+    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
+    q.redundant_experts = 100000;
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "--redundant-experts must be between 0 and 4096 (got 100000)");
+    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
+    q.imbalance = 2e6;
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "--imbalance (max/mean) must be between 1 and 1000000 (got 2e+06)");
+    q.imbalance = COLLCALC_MOE_IMBALANCE_MAX;
+    r = run(&q);
+    q.imbalance = 0;
+    q.sm_slowdown = COLLCALC_MOE_SM_SLOWDOWN_MAX + 1;
+    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "--sm-slowdown must be between 1 and 100 (got 101)");
     /* The largest accepted batch stays finite. */
     q = h800_query(256, COLLCALC_TOKENS_MAX, COLLCALC_MOE_LOW_LATENCY);
     r = run(&q);
