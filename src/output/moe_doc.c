@@ -92,7 +92,9 @@ static const char *layout_text(char *buffer, size_t size, int nodes, int g, int 
  * (ROCm's EP library is MORI-EP, github.com/ROCm/mori, doc/MODEL.md §20.5). */
 static const char *printer(const collcalc_moe_result *r)
 {
-    return r->amd ? "DeepEP-style accounting (MORI-EP on ROCm) would print" : "DeepEP would print";
+    return r->amd ? "DeepEP's accounting (DeepEP runs on NVIDIA GPUs; ROCm's EP library is "
+                    "MORI-EP) would print"
+                  : "DeepEP would print";
 }
 
 document *moe_doc(const char *command, const collcalc_moe_query *q, const collcalc_moe_result *r)

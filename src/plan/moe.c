@@ -715,8 +715,9 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
          * NVIDIA; AMD's xGMI and PCIe stop at the node. */
         char advice[96];
         if (r->amd || !q->cluster.intra.nvlink)
-            snprintf(advice, sizeof advice, "keep EP inside one node (%d GPUs on %s) if it fits",
-                     q->cluster.gpus_per_node, r->fabric);
+            snprintf(advice, sizeof advice, "keep EP inside one node (%d GPU%s on %s) if it fits",
+                     q->cluster.gpus_per_node, q->cluster.gpus_per_node == 1 ? "" : "s",
+                     r->fabric);
         else if (r->mnnvl)
             snprintf(advice, sizeof advice, "keep EP inside one %d-GPU NVLink domain if it fits",
                      q->cluster.gpus_per_node);

@@ -31,7 +31,7 @@ bytes per selected (token, expert): dispatch 4240 (fp8), combine 8192 (bf16)
 selections stay on the GPU 6.2%, cross xGMI 43.8%, cross the network 50.0%
 dispatch 8.68 MB per GPU in 70.3 us; combine 16.8 MB in 117 us (busiest GPU, imbalance 1.00x from uniform)
 all-to-all keeps 6.6 GPUs busy per token (99.5 kB moved); scattering the experts and all-reducing would involve all 16 GPUs (62.9 MB per GPU)
-DeepEP-style accounting (MORI-EP on ROCm) would print 30.8 / 35.7 GB/s "RDMA" (dispatch / combine: bytes counted per destination node, its own included, 1.99 nodes per token); the NIC share carries 15.4 / 17.8 GB/s (1.00 remote nodes)
+DeepEP's accounting (DeepEP runs on NVIDIA GPUs; ROCm's EP library is MORI-EP) would print 30.8 / 35.7 GB/s "RDMA" (dispatch / combine: bytes counted per destination node, its own included, 1.99 nodes per token); the NIC share carries 15.4 / 17.8 GB/s (1.00 remote nodes)
 leaving the xGMI domain (8 GPUs): EP 8 dispatch + combine 93.1 us, EP 16 188 us (50 % of the busiest GPU's selections on the network, 2.01x the time)
 
 warning EP 16 spans 2 nodes: 50 % of selections cross the network
@@ -42,7 +42,7 @@ bytes per selected (token, expert): dispatch 4240 (fp8), combine 8192 (bf16)
 selections stay on the GPU 12.5%, cross xGMI 87.5%, cross the network 0.0%
 dispatch 33.9 kB per GPU in 90.8 us; combine 65.5 kB in 157 us (busiest GPU, imbalance 1,000x from given)
 all-to-all keeps 5.34 GPUs busy per token (99.5 kB moved); scattering the experts and all-reducing would involve all 8 GPUs (115 kB per GPU)
-DeepEP-style accounting (MORI-EP on ROCm) would print 0.3 / 0.4 GB/s xGMI (dispatch / combine: bytes received from the other GPUs)
+DeepEP's accounting (DeepEP runs on NVIDIA GPUs; ROCm's EP library is MORI-EP) would print 0.3 / 0.4 GB/s xGMI (dispatch / combine: bytes received from the other GPUs)
 leaving the xGMI domain (8 GPUs): EP 8 dispatch + combine 248 us, EP 16 616 us (50 % of the busiest GPU's selections on the network, 2.49x the time)
 
 warning the hottest GPU carries 1000.00x the mean load: dispatch and combine take that much longer
