@@ -100,6 +100,10 @@ typedef struct {
     bool multi_nic;
     bool host_staged;
     bool one_nic;
+    /* Without GPUDirect RDMA (host_staged: always) the KV is copied through
+     * host memory: in chunks of this size pipelined with the wire, or, 0,
+     * all of it first (doc/MODEL.md section 19.2). */
+    double staging_chunk_bytes;
     const char *source;       /* where the figures come from (static) */
 } collcalc_kv_backend_params;
 
@@ -113,6 +117,9 @@ typedef struct {
     uint64_t tokens;                   /* prompt tokens, 1..COLLCALC_TOKENS_MAX */
     collcalc_dtype dtype;              /* KV element type */
     int tp, pp;                        /* prefill instance's degrees, >= 1 */
+    bool check_tp;                     /* refuse a tp or decode_tp that does not divide the
+                                          heads (plan's tp-heads rule; plan, which reports it
+                                          as a finding, sizes such KV anyway) */
     bool dedup;                        /* ship one copy of replicated KV heads */
     /* Transfer (with_transfer): the prefill ranks each ship their shard. */
     bool with_transfer;
@@ -131,7 +138,8 @@ typedef struct {
                                  0 = far NICs not used */
     bool no_gdr;              /* GPUDirect RDMA off: each GPU's bytes are staged through host
                                  memory over its host link first */
-    collcalc_link_params host; /* the GPU's host link (PCIe), for no_gdr */
+    collcalc_link_params host; /* the GPU's host link (PCIe), for no_gdr and tcp; bw 0 =
+                                  unknown (the tcp copy is then not counted) */
     int decode_tp;            /* the decode instance's TP; 0 = tp (no re-sharding) */
     collcalc_kv_backend backend;
     bool backend_override;    /* use backend_params instead of the defaults */
@@ -159,7 +167,13 @@ typedef struct {
     uint64_t bytes_per_receiver;     /* what one decode GPU needs (its TP shard, replicas incl.) */
     int nics_per_sender;             /* NICs one sender's shard goes out on (the backend rule) */
     double receive_us;               /* the busiest receiver's NIC time (re-sharding fan-in) */
-    double staging_us;               /* no_gdr: the host-link copy, pipelined with the NIC */
+    bool staged;                     /* copied through host memory (no_gdr, or tcp) */
+    double staging_us;               /* those copies: sender's out + receiver's in over the
+                                        host link */
+    double staging_exposed_us;       /* what they add to the wire time (pipelined: the excess
+                                        over the wire plus one chunk of fill; else all) */
+    bool staging_hidden;             /* pipelined and no copy slower than the wire: only the
+                                        fill shows */
     int nodes;                       /* nodes they sit on */
     int nics_used;                   /* in parallel, all nodes */
     uint64_t bytes_per_nic;
@@ -167,7 +181,7 @@ typedef struct {
     uint64_t blocks_per_nic;
     double line_GBps;                /* aggregate line rate of the NICs used */
     double rate_per_nic_GBps;        /* after efficiency and caps */
-    double bandwidth_us;             /* bytes_per_nic / rate */
+    double bandwidth_us;             /* the busier side's wire time + staging_exposed_us */
     double block_overhead_us;        /* blocks_per_nic x per_block_us */
     double setup_us;
     double transfer_us;              /* setup + block overhead + bandwidth */
@@ -187,7 +201,9 @@ typedef struct {
  * (`single`: one homogeneous link, no NVLink domain): auto takes NVLink when
  * prefill (tp x pp) and decode (decode_tp x pp) fit one multi-node NVLink
  * domain (more than 8 GPUs, a rack such as GB200 NVL72); nvlink refuses
- * GPUs that do not fit. Sets query->same_domain. */
+ * GPUs that do not fit. The tcp backend (query->backend) never takes
+ * NVLink: auto picks the network, nvlink is refused. Sets
+ * query->same_domain. */
 collcalc_status collcalc_kv_choose_path(collcalc_kv_query *query, const char *path, bool single,
                                         collcalc_diag *diag);
 

@@ -4,6 +4,8 @@
  * without GPUDirect RDMA. */
 #include "collcalc/answer.h"
 
+#include "collcalc/topo.h"
+
 collcalc_status collcalc_kv_topo_nics(const collcalc_topo *topo, collcalc_kv_query *q,
                                       collcalc_diag *diag)
 {
@@ -25,7 +27,22 @@ collcalc_status collcalc_kv_topo_nics(const collcalc_topo *topo, collcalc_kv_que
     if (q->near_nics == 0)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "topo: GPU0 has no NIC at PCIe distance (PIX or PXB)");
+    /* The matrix is a prefill node: its NICs are the node's, the near ones
+     * a GPU's own (what NCCL binds). */
+    q->nics_per_node = topo->nic_count;
+    q->nics_per_gpu = q->near_nics;
     return COLLCALC_OK;
+}
+
+collcalc_status collcalc_kv_topo_text(const char *text, size_t length, collcalc_kv_query *q,
+                                      collcalc_diag *diag)
+{
+    collcalc_topo *topo = NULL;
+    collcalc_status status = collcalc_topo_parse(text, length, NULL, &topo, diag);
+    if (status == COLLCALC_OK)
+        status = collcalc_kv_topo_nics(topo, q, diag);
+    collcalc_topo_free(topo);
+    return status;
 }
 
 collcalc_status collcalc_kv_host_link(const collcalc_platform *platform,

@@ -100,18 +100,19 @@ static const option_use KV_WHAT[] = {
     {OPT_MODEL, false, NULL}, {OPT_MODEL_FILE, false, NULL},
     {OPT_TOKENS, false, "prompt tokens of one request whose KV cache moves (8k = 8192)"},
     {OPT_DTYPE, false, NULL},
-    {OPT_TP, false, "the prefill instance's TP degree (KV heads split over it)"},
+    {OPT_TP, false, "the prefill instance's TP degree, dividing the heads"},
     {OPT_PP, false, "the prefill instance's PP degree (layers split over it)"},
     {OPT_DECODE_TP, false, NULL}, {OPT_DEDUP, false, NULL}, END};
 static const option_use KV_TRANSFER[] = {
-    {OPT_LINK, false, "the path prefill -> decode when it is one link (eth400, ib-ndr)"},
+    {OPT_LINK, false, "the path prefill -> decode as one link (eth400); with a cluster,\n"
+                      "--inter"},
     {OPT_BW, false, NULL}, {OPT_ALPHA, false, NULL}, {OPT_PLATFORM, false, NULL},
     {OPT_NODES, false, NULL}, {OPT_GPUS_PER_NODE, false, NULL}, {OPT_INTRA, false, NULL},
     {OPT_INTER, false, NULL}, {OPT_NICS_PER_NODE, false, NULL}, {OPT_NICS_PER_GPU, false, NULL},
     {OPT_BW_BASIS, false, NULL}, {OPT_BACKEND, false, NULL}, {OPT_KV_PATH, false, NULL},
     {OPT_NO_GDR, false, NULL},
-    {OPT_TOPO, false, "nvidia-smi topo -m of a prefill node: the NICs at PCIe distance of\n"
-                      "GPU0 (Mooncake stripes over them; farther ones slow every share)"},
+    {OPT_TOPO, false, "nvidia-smi topo -m of a prefill node: its NICs, GPU0's at PCIe\n"
+                      "distance its own (Mooncake stripes over all; far ones slow every share)"},
     {OPT_BUDGET, false, NULL},
     {OPT_BLOCK_SIZE, false, NULL}, {OPT_STRICT, false, "exit 3 when the transfer misses --budget"},
     END};

@@ -10,46 +10,42 @@
 #include "kv_doc.h"
 #include "plan_args.h"
 
-/* --no-gdr: the platform's host link (collcalc_kv_host_link). */
+/* --no-gdr, or the tcp backend's copy: the platform's host link
+ * (collcalc_kv_host_link); tcp without one leaves it uncounted. */
 static int kv_host_link(cli_context *ctx, collcalc_kv_query *q)
 {
     const collcalc_platform *p = NULL;
     const collcalc_link_table *links;
-    int code = arg_value(&ctx->args, OPT_PLATFORM) == NULL
-                   ? cli_usage_error(ctx, "--no-gdr", "needs --platform (its host link)")
-                   : plan_platform(ctx, &p, &links);
+    int code = arg_value(&ctx->args, OPT_PLATFORM) != NULL ? plan_platform(ctx, &p, &links)
+               : q->no_gdr ? cli_usage_error(ctx, "--no-gdr", "needs --platform (its host link)")
+                           : 0;
     collcalc_diag diag;
-    if (code == 0 && p != NULL && collcalc_kv_host_link(p, links, q, &diag) != COLLCALC_OK)
+    if (code == 0 && p != NULL && collcalc_kv_host_link(p, links, q, &diag) != COLLCALC_OK &&
+        q->no_gdr)
         code = cli_usage_error(ctx, "--no-gdr", "%s", diag.message + strlen("platform: "));
     return code;
 }
 
-/* --topo: the NICs of GPU0 (collcalc_kv_topo_nics). */
+/* --topo: the NICs of GPU0 and of the node (collcalc_kv_topo_text). */
 static int kv_topo_nics(cli_context *ctx, collcalc_kv_query *q)
 {
     const char *path = arg_value(&ctx->args, OPT_TOPO);
     char *text = NULL;
     size_t length = 0;
     int code = cli_read_input(ctx, path, &text, &length);
-    if (code != 0)
-        return code;
-    collcalc_topo *topo = NULL;
     collcalc_diag diag;
-    if (collcalc_topo_parse(text, length, NULL, &topo, &diag) != COLLCALC_OK) {
-        free(text);
-        return cli_data_error(ctx, cli_input_name(path), "%s", diag.message);
-    }
+    if (code == 0 && collcalc_kv_topo_text(text, length, q, &diag) != COLLCALC_OK)
+        code = strncmp(diag.message, "topo: ", 6) == 0
+                   ? cli_usage_error(ctx, "--topo", "%s", diag.message + 6)
+                   : cli_data_error(ctx, cli_input_name(path), "%s", diag.message);
     free(text);
-    code = collcalc_kv_topo_nics(topo, q, &diag) == COLLCALC_OK
-               ? 0
-               : cli_usage_error(ctx, "--topo", "%s", diag.message + strlen("topo: "));
-    collcalc_topo_free(topo);
     return code;
 }
 
 static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model_shape *model)
 {
     q->model = model;
+    q->check_tp = true;
     int code = plan_tokens(ctx, &q->tokens);
     if (code == 0)
         code = cli_dtype(ctx, OPT_DTYPE, COLLCALC_DTYPE_BF16, &q->dtype);
@@ -65,10 +61,12 @@ static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model
     if (code == 0 && backend != NULL &&
         collcalc_kv_backend_from_name(backend, &q->backend, &diag) != COLLCALC_OK)
         code = cli_usage_error(ctx, "--backend", "%s", diag.message);
-    if (code == 0 && arg_given(&ctx->args, OPT_BUDGET))
-        code = cli_time(ctx, OPT_BUDGET, &q->budget_us);
-    if (code == 0)
-        code = cli_size(ctx, OPT_BLOCK_SIZE, &q->block_bytes);
+    if (code == 0 && arg_given(&ctx->args, OPT_BUDGET) &&
+        (code = cli_time(ctx, OPT_BUDGET, &q->budget_us)) == 0 && q->budget_us <= 0)
+        code = cli_usage_error(ctx, "--budget", "must be above 0 (leave it out for none)");
+    if (code == 0 && (code = cli_size(ctx, OPT_BLOCK_SIZE, &q->block_bytes)) == 0 &&
+        arg_given(&ctx->args, OPT_BLOCK_SIZE) && q->block_bytes == 0)
+        code = cli_usage_error(ctx, "--block-size", "must be above 0 (leave it out for one layer)");
     if (code != 0 || !plan_has_cluster(ctx)) {
         static const option_id NEED_CLUSTER[] = {OPT_BACKEND, OPT_BUDGET, OPT_BLOCK_SIZE,
                                                  OPT_KV_PATH, OPT_NO_GDR, OPT_TOPO};
@@ -83,6 +81,9 @@ static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model
     bool single = false;
     collcalc_bw_basis basis;
     code = plan_cluster(ctx, (long)q->tp * q->pp, &cluster, &single, &basis);
+    if (code == 0 && !single && arg_given(&ctx->args, OPT_LINK))
+        code = cli_usage_error(ctx, "--link", "names the whole path as one link: with a cluster "
+                                              "(--platform, ...) give the NICs with --inter");
     if (code != 0)
         return code;
     q->with_transfer = true;
@@ -95,10 +96,9 @@ static int kv_query(cli_context *ctx, collcalc_kv_query *q, const collcalc_model
     if (collcalc_kv_choose_path(q, arg_value(&ctx->args, OPT_KV_PATH), single, &path_diag) !=
         COLLCALC_OK)
         return cli_usage_error(ctx, "--kv-path", "%s", path_diag.message);
-    if (arg_given(&ctx->args, OPT_NO_GDR)) {
-        q->no_gdr = true;
+    q->no_gdr = arg_given(&ctx->args, OPT_NO_GDR);
+    if (q->no_gdr || q->backend == COLLCALC_KV_BACKEND_TCP)
         code = kv_host_link(ctx, q);
-    }
     if (code == 0 && arg_given(&ctx->args, OPT_TOPO))
         code = kv_topo_nics(ctx, q);
     return code;

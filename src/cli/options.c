@@ -186,9 +186,9 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_BACKEND] = {OPT_BACKEND, "backend", NULL, 0, "B",
                      "KV transfer backend: nccl (default), nixl, mooncake, tcp"},
     [OPT_BUDGET] = {OPT_BUDGET, "budget", NULL, 0, "TIME",
-                    "a time budget for the transfer (TTFT share), e.g. 200ms"},
+                    "a time budget for the transfer (TTFT share) above 0, e.g. 200ms"},
     [OPT_BLOCK_SIZE] = {OPT_BLOCK_SIZE, "block-size", NULL, 0, "SIZE",
-                        "transfer block (default: one layer's shard)"},
+                        "transfer block above 0 (default: one layer's shard)"},
     [OPT_GPU_MEMORY] = {OPT_GPU_MEMORY, "gpu-memory", NULL, 0, "SIZE",
                         "memory per GPU (80GB, 141GB, 192GB); default: the\n"
                         "platform's GPU (data/gpus.json)"},
@@ -207,15 +207,15 @@ static const option_def DEFS[OPT_COUNT] = {
                             "with --search, plans slower per step rank after\n"
                             "those within it, e.g. 50ms"},
     [OPT_DECODE_TP] = {OPT_DECODE_TP, "decode-tp", NULL, 0, "N",
-                       "the decode instance's TP degree (default: --tp); another\n"
-                       "degree re-shards the KV on the way"},
+                       "the decode instance's TP degree (default: --tp; divides the\n"
+                       "heads); another degree re-shards the KV on the way"},
     [OPT_KV_PATH] = {OPT_KV_PATH, "kv-path", NULL, 0, "P",
                      "nvlink (prefill and decode share an NVLink domain), network,\n"
                      "or auto (default: nvlink when both fit one multi-node NVLink\n"
-                     "domain such as a GB200 NVL72 rack, else network)"},
+                     "domain such as a GB200 NVL72 rack, else network; tcp: network)"},
     [OPT_NO_GDR] = {OPT_NO_GDR, "no-gdr", NULL, 0, NULL,
-                    "GPUDirect RDMA off: KV is staged through host memory over\n"
-                    "the GPU's host link (PCIe) first"},
+                    "GPUDirect RDMA off: the KV crosses the host link (PCIe) into\n"
+                    "host memory and out (nccl, nixl: pipelined; mooncake: in series)"},
     [OPT_COMPUTE_EFFICIENCY] = {OPT_COMPUTE_EFFICIENCY, "compute-efficiency", NULL, 0, "F",
                                 "fraction of the GPU's peak FLOP/s and memory\n"
                                 "bandwidth kernels reach (default 1: the roofline)"},

@@ -12,13 +12,25 @@ static const record_column KV_COLUMNS[] = {
     {"replication", "replicas", FIELD_INT, COLUMN_BOTH, NULL},
     {"kv_heads_per_shard", "KV heads/shard", FIELD_INT, COLUMN_MACHINE, NULL},
     {"window_layers", "window layers", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"path", "path", FIELD_TEXT, COLUMN_MACHINE, NULL},
     {"senders", "senders", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"nodes", "nodes", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"nics_per_sender", "NICs per sender", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"near_nics", "near NICs", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"far_nics", "far NICs", FIELD_INT, COLUMN_MACHINE, NULL},
     {"nics_used", "NICs", FIELD_INT, COLUMN_MACHINE, NULL},
     {"bytes_per_nic", "per NIC", FIELD_INT, COLUMN_MACHINE, NULL},
     {"block_bytes", "block", FIELD_INT, COLUMN_MACHINE, NULL},
     {"blocks_per_nic", "blocks per NIC", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"line_per_nic_GBps", "line per NIC", FIELD_GBPS, COLUMN_MACHINE, NULL},
     {"line_GBps", "line rate", FIELD_GBPS, COLUMN_MACHINE, NULL},
     {"rate_per_nic_GBps", "rate per NIC", FIELD_GBPS, COLUMN_MACHINE, NULL},
+    {"receivers", "receivers", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"bytes_per_receiver", "per receiver", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"receive_us", "receive", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"staged", "through host memory", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"staging_us", "staging", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"staging_exposed_us", "staging exposed", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"bandwidth_us", "bandwidth", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"block_overhead_us", "block overhead", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"setup_us", "setup", FIELD_TIME_US, COLUMN_MACHINE, NULL},
@@ -41,10 +53,15 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
     doc_query_int(doc, "tp", q->tp);
     doc_query_int(doc, "pp", q->pp);
     doc_query_bool(doc, "dedup", q->dedup);
+    doc_query_int(doc, "decode_tp", q->decode_tp > 0 ? q->decode_tp : q->tp);
     if (q->with_transfer) {
-        doc_query_text(doc, "link", q->nic.name);
-        doc_query_number(doc, "link_bw_GBps", FIELD_GBPS, q->nic.bw_GBps);
+        /* The link the KV goes over: the NVLink port or the NIC. */
+        const collcalc_link_params *link = q->same_domain ? &q->intra : &q->nic;
+        doc_query_text(doc, "kv_path", q->same_domain ? "nvlink" : "network");
+        doc_query_text(doc, "link", link->name);
+        doc_query_number(doc, "link_bw_GBps", FIELD_GBPS, link->bw_GBps);
         doc_query_int(doc, "nics_per_node", q->nics_per_node);
+        doc_query_bool(doc, "no_gdr", q->no_gdr);
         doc_query_text(doc, "backend", collcalc_kv_backend_name(q->backend));
         if (q->budget_us > 0)
             doc_query_number(doc, "budget_us", FIELD_TIME_US, q->budget_us);
@@ -73,13 +90,25 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
     record_int(set, "kv_heads_per_shard", r->kv_heads_per_shard);
     record_int(set, "window_layers", r->window_layers);
     if (q->with_transfer) {
+        record_text(set, "path", q->same_domain ? "nvlink" : "network");
         record_int(set, "senders", r->senders);
+        record_int(set, "nodes", r->nodes);
+        record_int(set, "nics_per_sender", r->nics_per_sender);
+        record_int(set, "near_nics", q->near_nics);
+        record_int(set, "far_nics", q->far_nic_GBps > 0 ? q->far_nics : 0);
         record_int(set, "nics_used", r->nics_used);
         record_int(set, "bytes_per_nic", (long long)r->bytes_per_nic);
         record_int(set, "block_bytes", (long long)r->block_bytes);
         record_int(set, "blocks_per_nic", (long long)r->blocks_per_nic);
+        record_number(set, "line_per_nic_GBps", r->nics_used > 0 ? r->line_GBps / r->nics_used : 0);
         record_number(set, "line_GBps", r->line_GBps);
         record_number(set, "rate_per_nic_GBps", r->rate_per_nic_GBps);
+        record_int(set, "receivers", r->receivers);
+        record_int(set, "bytes_per_receiver", (long long)r->bytes_per_receiver);
+        record_number(set, "receive_us", r->receive_us);
+        record_bool(set, "staged", r->staged);
+        record_number(set, "staging_us", r->staging_us);
+        record_number(set, "staging_exposed_us", r->staging_exposed_us);
         record_number(set, "bandwidth_us", r->bandwidth_us);
         record_number(set, "block_overhead_us", r->block_overhead_us);
         record_number(set, "setup_us", r->setup_us);
@@ -113,28 +142,54 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
             if (node_nics > 0 && node_senders * r->nics_per_sender > node_nics)
                 snprintf(sharing, sizeof sharing, " (%d GPUs share each NIC)",
                          node_senders * r->nics_per_sender / node_nics);
-            doc_text(doc, "  %d sender%s on %d node%s, %d NIC%s each%s: %s",
+            char how[160];
+            int far = q->far_nic_GBps > 0 ? q->far_nics : 0;
+            if (bp->multi_nic && q->near_nics > 0 && far > 0)
+                snprintf(how, sizeof how, "striped at equal shares over %d NIC%s at PCIe distance "
+                         "of the GPU and %d beyond it (--topo): every share runs at the "
+                         "farthest's rate", q->near_nics, q->near_nics == 1 ? "" : "s", far);
+            else if (bp->multi_nic && q->near_nics > 0)
+                snprintf(how, sizeof how, "striped over the NIC%s at PCIe distance of the GPU "
+                         "(--topo)", q->near_nics == 1 ? "" : "s");
+            else
+                snprintf(how, sizeof how, "%s",
+                         bp->host_staged ? "through host memory any NIC of the node serves, "
+                                           "the node's CPU caps the total"
+                         : bp->multi_nic ? "striped over the GPU's nearest NICs (its rail; "
+                                           "--topo tells more)"
+                         : bp->one_nic   ? "one NIC per GPU (UCX picks one device)"
+                                         : "the GPU's own NIC(s), as NCCL binds them");
+            doc_text(doc, "  %d sender%s on %d node%s of %d NIC%s, %d NIC%s each%s: %s",
                      r->senders, r->senders == 1 ? "" : "s", r->nodes, r->nodes == 1 ? "" : "s",
-                     r->nics_per_sender, r->nics_per_sender == 1 ? "" : "s", sharing,
-                     bp->host_staged ? "through host memory any NIC of the node serves, the "
-                                       "node's CPU caps the total"
-                     : bp->multi_nic ? (q->near_nics > 0 ? "striped over the NICs at PCIe "
-                                                          "distance of the GPU (--topo)"
-                                                        : "striped over the GPU's nearest NICs "
-                                                          "(its rail; --topo tells more)")
-                     : bp->one_nic ? "one NIC per GPU (UCX picks one device)"
-                                   : "the GPU's own NIC(s), as NCCL binds them");
+                     q->nics_per_node, q->nics_per_node == 1 ? "" : "s", r->nics_per_sender,
+                     r->nics_per_sender == 1 ? "" : "s", sharing, how);
         }
         if (r->receivers != r->senders) {
             human_bytes(c, sizeof c, (double)r->bytes_per_receiver);
             human_time_us(d, sizeof d, r->receive_us);
-            doc_text(doc, "  re-sharding TP %d -> TP %d: %d decode GPUs each pull %s, %s on the "
-                          "busiest receiver", q->tp, q->decode_tp, r->receivers, c, d);
+            doc_text(doc, "  re-sharding TP %d -> TP %d: %d decode GPU%s %s, %s on the "
+                          "busiest receiver", q->tp, q->decode_tp, r->receivers,
+                     r->receivers == 1 ? " pulls" : "s each pull", c, d);
         }
-        if (r->staging_us > 0) {
+        const char *why = r->backend_params.host_staged ? "kernel TCP" : "no GPUDirect RDMA";
+        if (r->staged) {
             human_time_us(c, sizeof c, r->staging_us);
-            doc_text(doc, "  no GPUDirect RDMA: each GPU's shard crosses %s to host memory first "
-                          "(%s)", q->host.name, c);
+            human_time_us(d, sizeof d, r->staging_exposed_us);
+            if (r->backend_params.staging_chunk_bytes > 0) {
+                doc_text(doc, "  through host memory (%s): the copies over %s (%s, out and in) "
+                              "run in %.0f KiB chunks pipelined with the wire: %s, %s added", why,
+                         q->host.name, c, r->backend_params.staging_chunk_bytes / 1024,
+                         r->staging_hidden ? "hidden behind it but for the pipeline fill"
+                                           : "longer than the wire",
+                         d);
+            } else {
+                doc_text(doc, "  through host memory (%s): the copies over %s come before and "
+                              "after the wire (%s backend: copy, then send): %s added", why,
+                         q->host.name, collcalc_kv_backend_name(q->backend), d);
+            }
+        } else if (r->backend_params.host_staged && !q->same_domain) {
+            doc_text(doc, "  through host memory (%s): the GPU's copies are not counted (no "
+                          "--platform names the host link)", why);
         }
         human_time_us(a, sizeof a, r->setup_us);
         human_time_us(b, sizeof b, r->bandwidth_us);

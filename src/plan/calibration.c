@@ -28,6 +28,19 @@
  *   (NCCL src/graph/tuning.cc); setup = baseLat 8.4 + hwLat NET 14 us = 22.4 us.
  *   Setup costs of NIXL / Mooncake / TCP (metadata exchange and completion
  *   notice per request) are [estimate]s: 50, 50, 100 us.
+ *   Without GPUDirect RDMA (staging_chunk_bytes): NCCL's proxy stages
+ *   through host buffers step by step, NCCL_BUFFSIZE 4 MiB over NCCL_STEPS
+ *   8 = 512 KiB chunks pipelined with the network (NVIDIA/nccl docs, env
+ *   NCCL_BUFFSIZE and NCCL_NET_GDR_LEVEL; src/include/device.h); UCX (NIXL)
+ *   pipelines GPU memory through host fragments, UCX_RNDV_FRAG_SIZE host
+ *   512 KiB (openucx/ucx, rndv pipeline protocol). Mooncake's RDMA transport
+ *   moves GPU memory only with GPUDirect (kvcache-ai/Mooncake issue 708,
+ *   zero-copy; vllm-project/vllm issue 54536: no automatic host staging),
+ *   so the connector copies the KV to host memory first: 0, not pipelined.
+ *   Kernel TCP always copies: Mooncake's tcp_transport.cpp copies each
+ *   64 KiB buffer out of GPU memory, then writes it to the socket, whose
+ *   kernel buffer lets the NIC send while the next one is copied: 64 KiB
+ *   chunks, pipelined.
  *
  * DeepEP (the normal-kernel table of its README; docs/legacy.md for the
  * low-latency kernels) on H800 (NVLink 200 GB/s per direction in
@@ -60,19 +73,19 @@
 static const char *const backend_words[] = {"nccl", "nixl", "mooncake", "tcp"};
 
 static const collcalc_kv_backend_params backend_table[] = {
-    {0.90, 0.0, 0.0, 8.4, 22.4, false, false, false,
+    {0.90, 0.0, 0.0, 8.4, 22.4, false, false, false, 524288.0,
      "efficiency 0.90 [estimate]; per-block and setup from NCCL Simple baseLat 8.4 us + NET "
      "hwLat 14 us (NVIDIA/nccl src/graph/tuning.cc); the GPU's own NIC(s), as NCCL binds them"},
-    {0.85, 0.0, 0.0, 5.0, 50.0, false, false, true,
+    {0.85, 0.0, 0.0, 5.0, 50.0, false, false, true, 524288.0,
      "nixlbench 42.6 GB/s on 400G RoCE = 0.85 (ai-dynamo/nixl PR 1647); per-block 5 us and "
      "setup 50 us [estimate]; one NIC per GPU (openucx/ucx issue 11259)"},
-    {0.87, 37.75, 0.0, 7.8, 50.0, true, false, false,
+    {0.87, 37.75, 0.0, 7.8, 50.0, true, false, false, 0.0,
      "87 GB/s on 4x200G = 0.87 (Mooncake README); per-NIC cap 37.75 GB/s, the median of three "
      "published 400G figures (23.75 README, 37.75 EFA doc p6-b200, 42 Mooncake issue 813); "
      "7.8 us per block: the EFA 64 KB point's 10.8 us per block per NIC less its 3.0 us on "
      "the wire (Mooncake EFA benchmark doc); setup 50 us "
      "[estimate]; striped over the NICs at PCIe distance of each GPU"},
-    {0.36, 0.0, 41.0, 20.0, 100.0, false, true, false,
+    {0.36, 0.0, 41.0, 20.0, 100.0, false, true, false, 65536.0,
      "87/2.4 = 36 GB/s on 4x200G = 0.36, 190/4.6 = 41 GB/s per node on 8x400G (Mooncake "
      "README); "
      "per-block 20 us and setup 100 us [estimate]; through host memory: any NIC of the node, "

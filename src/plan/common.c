@@ -55,6 +55,11 @@ collcalc_status plan_cost(const collcalc_costing *costing, const collcalc_query 
     return COLLCALC_OK;
 }
 
+bool plan_tp_divides_heads(const collcalc_model_shape *m, int tp)
+{
+    return tp >= 1 && m->heads % tp == 0;
+}
+
 bool plan_in_range(double x, double lo, double hi)
 {
     return isfinite(x) && x >= lo && x <= hi;

@@ -44,10 +44,23 @@ static collcalc_status check_query(const collcalc_kv_query *q, collcalc_diag *di
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "tp and pp must be between 1 and 1000000 (got tp %d, pp %d)",
                                   q->tp, q->pp);
+    /* plan's TP rule (tp-heads): a degree that splits the heads evenly. */
+    if (q->check_tp && !plan_tp_divides_heads(q->model, q->tp))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "--tp: %d does not divide %s's %d attention heads", q->tp,
+                                  q->model->name, q->model->heads);
+    if (q->check_tp && q->decode_tp != 0 && !plan_tp_divides_heads(q->model, q->decode_tp))
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "--decode-tp: %d does not divide %s's %d attention heads",
+                                  q->decode_tp, q->model->name, q->model->heads);
     if (q->tp > q->model->heads)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "tp %d is larger than %s's %d attention heads", q->tp,
                                   q->model->name, q->model->heads);
+    if (q->decode_tp < 0 || q->decode_tp > q->model->heads)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "--decode-tp: %d is not between 1 and %s's %d attention heads",
+                                  q->decode_tp, q->model->name, q->model->heads);
     if (q->pp > q->model->layers)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "pp %d is larger than %s's %d layers", q->pp, q->model->name,
@@ -66,17 +79,13 @@ static collcalc_status check_query(const collcalc_kv_query *q, collcalc_diag *di
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "budget must be finite and >= 0");
     if (q->block_bytes > (UINT64_C(1) << 40))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "block size above 1 TiB");
-    if (q->decode_tp < 0 || q->decode_tp > q->model->heads)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "decode tp must be between 1 and %s's %d attention heads (got %d)",
-                                  q->model->name, q->model->heads, q->decode_tp);
     if (q->nics_per_gpu < 0 || q->nics_per_gpu > 1024 || q->near_nics < 0 ||
         q->near_nics > 1024 || q->far_nics < 0 || q->far_nics > 1024 ||
         !plan_in_range(q->far_nic_GBps, 0.0, 1e6))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "NICs per GPU, near and far NICs must be between 0 and 1024, "
                                   "the far NIC rate finite and >= 0");
-    if (q->no_gdr && !q->same_domain) {
+    if ((q->no_gdr && !q->same_domain) || q->host.bw_GBps != 0) {
         collcalc_status host = plan_check_link(&q->host, "host link", diag);
         if (host != COLLCALC_OK)
             return host;
@@ -179,9 +188,30 @@ static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *
         r->receive_us = side_us(q, &b, r->receivers, r->bytes_per_receiver, &rate, &rx_nics,
                                 &rx_nodes, &rx_per);
     }
-    r->staging_us = 0;
-    if (q->no_gdr && !q->same_domain && q->host.bw_GBps > 0)
-        r->staging_us = (double)per_sender / (q->host.bw_GBps * 1e3);
+    /* Without GPUDirect RDMA (and always for kernel TCP) the KV crosses the
+     * sender GPU's host link (PCIe) into host memory before the NIC reads
+     * it, and the receiver's after. Backends that stage in chunks overlap
+     * the copies with the wire: the slowest stage plus one chunk of each
+     * other (pipeline fill); the others copy, then send (doc/MODEL.md
+     * section 19.2). */
+    double wire_us = send_us > r->receive_us ? send_us : r->receive_us;
+    r->staging_us = r->staging_exposed_us = 0;
+    r->staged = !q->same_domain && (q->no_gdr || b.host_staged) && q->host.bw_GBps > 0;
+    if (r->staged) {
+        double host = q->host.bw_GBps * 1e3; /* bytes per us */
+        double out_us = (double)per_sender / host, in_us = (double)r->bytes_per_receiver / host;
+        r->staging_us = out_us + in_us;
+        r->staging_exposed_us = r->staging_us;
+        if (b.staging_chunk_bytes > 0 && per_sender > 0) {
+            double chunk = b.staging_chunk_bytes < (double)per_sender ? b.staging_chunk_bytes
+                                                                      : (double)per_sender;
+            double chunk_host = chunk / host, chunk_wire = send_us * chunk / (double)per_sender;
+            double slowest = fmax(wire_us, fmax(out_us, in_us));
+            double fill = 2 * chunk_host + chunk_wire - fmax(chunk_host, chunk_wire);
+            r->staging_exposed_us = slowest - wire_us + fill;
+            r->staging_hidden = slowest <= wire_us;
+        }
+    }
     uint64_t block = q->block_bytes != 0 ? q->block_bytes : layer_shard_bytes;
     if (block == 0)
         block = 1;
@@ -191,9 +221,7 @@ static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *
     if (r->receivers > senders)
         pieces = (uint64_t)((r->receivers + senders - 1) / senders);
     r->blocks_per_nic = (r->bytes_per_nic + block - 1) / block * pieces;
-    r->bandwidth_us = send_us > r->receive_us ? send_us : r->receive_us;
-    if (r->staging_us > r->bandwidth_us)
-        r->bandwidth_us = r->staging_us;
+    r->bandwidth_us = wire_us + r->staging_exposed_us;
     r->block_overhead_us = (double)r->blocks_per_nic * b.per_block_us;
     r->setup_us = b.setup_us;
     /* One request's blocks are issued and completed by the connector in
@@ -207,6 +235,12 @@ static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *
     r->dominant = r->bandwidth_us >= r->block_overhead_us + r->setup_us
                       ? COLLCALC_DOMINANT_BANDWIDTH
                       : COLLCALC_DOMINANT_LATENCY;
+    if (q->no_gdr && (q->same_domain || b.host_staged))
+        collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_INFO, "kv-no-gdr-moot", NULL,
+                              "--no-gdr changes nothing here: %s",
+                              q->same_domain ? "the KV goes over NVLink, and GPUDirect RDMA is "
+                                               "a NIC path"
+                                             : "kernel TCP copies through host memory anyway");
     if (q->budget_us > 0) {
         r->has_budget = true;
         r->fits_budget = r->transfer_us <= q->budget_us;
@@ -338,11 +372,17 @@ collcalc_status collcalc_kv_choose_path(collcalc_kv_query *query, const char *pa
         strcmp(path, "network") != 0)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "unknown path '%.40s' (auto, nvlink or network)", path);
+    bool tcp = q->backend == COLLCALC_KV_BACKEND_TCP; /* kernel sockets: never NVLink */
     long decode_tp = q->decode_tp > 0 ? q->decode_tp : q->tp;
     long both = (long)q->tp * q->pp + decode_tp * q->pp;
     int domain = single ? 1 : q->gpus_per_node;
     q->same_domain = false;
     if (path != NULL && strcmp(path, "nvlink") == 0) {
+        if (tcp)
+            return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                      "nvlink: the tcp backend cannot use NVLink (kernel sockets "
+                                      "go over the network); use --kv-path network or another "
+                                      "backend");
         if (single || both > domain)
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                       "nvlink: prefill and decode (%ld GPUs) do not fit one "
@@ -350,7 +390,7 @@ collcalc_status collcalc_kv_choose_path(collcalc_kv_query *query, const char *pa
         q->same_domain = true;
     } else if (path == NULL || strcmp(path, "auto") == 0) {
         /* A multi-node NVLink domain (a rack) is meant to hold both. */
-        q->same_domain = !single && domain > 8 && both <= domain;
+        q->same_domain = !tcp && !single && domain > 8 && both <= domain;
     }
     return COLLCALC_OK;
 }

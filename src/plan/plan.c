@@ -519,7 +519,7 @@ static void rule_checks(const collcalc_plan_query *q, collcalc_plan_result *r,
                               "72 GPUs)",
                               "EP=%d spans %d nodes of %d GPUs: dispatch and combine cross the "
                               "network", q->ep, ep->nodes, g);
-    if (m->heads % q->tp != 0)
+    if (!plan_tp_divides_heads(m, q->tp))
         collcalc_findings_add(f, COLLCALC_SEVERITY_ERROR, "tp-heads",
                               "choose a TP degree that divides the attention heads",
                               "tp %d does not divide %s's %d attention heads", q->tp, m->name,

@@ -40,6 +40,10 @@ collcalc_status plan_word_parse(const char *const *words, size_t count, const ch
                                 const char *what, const char *choices, size_t *out_index,
                                 collcalc_diag *diag);
 
+/* The TP validity rule of every planner (plan's tp-heads finding, kv's
+ * --tp and --decode-tp): tp >= 1 divides the model's attention heads. */
+bool plan_tp_divides_heads(const collcalc_model_shape *m, int tp);
+
 /* Whether x is finite and within [lo, hi]. */
 bool plan_in_range(double x, double lo, double hi);
 

@@ -77,16 +77,17 @@ llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
 8192 tokens: 2684354560 bytes (2.68 GB) unique; 2.68 GB per shard on TP 1 x PP 1; 2.68 GB shipped
 
 transfer over 8 x ib-ndr (tcp backend): 336 MB per NIC at 5.12 GB/s; 65.8 ms in all, effective 40.8 GB/s
-  1 sender on 1 node, 8 NICs each: through host memory any NIC of the node serves, the node's CPU caps the total
+  1 sender on 1 node of 8 NICs, 8 NICs each: through host memory any NIC of the node serves, the node's CPU caps the total
+  through host memory (kernel TCP): the copies over pcie5 (85.2 ms, out and in) run in 64 KiB chunks pipelined with the wire: hidden behind it but for the pipeline fill, 2.08 us added
   setup 100 us + 10 blocks x per-block cost = 200 us + bandwidth 65.5 ms; bandwidth-bound
 $ collcalc kv --model llama-3-70b --tokens 8k --platform hgx-h100 --backend mooncake --no-gdr
 llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
 8192 tokens: 2684354560 bytes (2.68 GB) unique; 2.68 GB per shard on TP 1 x PP 1; 2.68 GB shipped
 
-transfer over 1 x ib-ndr (mooncake backend): 2.68 GB per NIC at 37.8 GB/s; 71.8 ms in all, effective 37.4 GB/s
-  1 sender on 1 node, 1 NIC each: striped over the GPU's nearest NICs (its rail; --topo tells more)
-  no GPUDirect RDMA: each GPU's shard crosses pcie5 to host memory first (42.6 ms)
-  setup 50.0 us + 80 blocks x per-block cost = 624 us + bandwidth 71.1 ms; bandwidth-bound
+transfer over 1 x ib-ndr (mooncake backend): 2.68 GB per NIC at 37.8 GB/s; 157 ms in all, effective 17.1 GB/s
+  1 sender on 1 node of 8 NICs, 1 NIC each: striped over the GPU's nearest NICs (its rail; --topo tells more)
+  through host memory (no GPUDirect RDMA): the copies over pcie5 come before and after the wire (mooncake backend: copy, then send): 85.2 ms added
+  setup 50.0 us + 80 blocks x per-block cost = 624 us + bandwidth 156 ms; bandwidth-bound
 $ collcalc kv --model llama-3-70b --tokens 8k --tp 8 --platform hgx-h100 --kv-path nvlink
 [stderr] collcalc kv: --kv-path: nvlink: prefill and decode (16 GPUs) do not fit one NVLink domain of 8 (see 'collcalc kv --help')
 [exit 2]
@@ -95,7 +96,7 @@ deepseek-v3, bf16 KV cache: 70272 bytes (70.3 kB) per token (mla)
 1048576 tokens: 73685532672 bytes (73.7 GB) unique; 73.7 GB per shard on TP 4 x PP 1; 589 GB shipped (replicas included)
 
 transfer over 4 x ib-ndr (mooncake backend): 147 GB per NIC at 37.8 GB/s; 3.90 s in all, effective 151 GB/s
-  4 senders on 1 node, 1 NIC each: striped over the GPU's nearest NICs (its rail; --topo tells more)
+  4 senders on 1 node of 8 NICs, 1 NIC each: striped over the GPU's nearest NICs (its rail; --topo tells more)
   re-sharding TP 4 -> TP 8: 8 decode GPUs each pull 73.7 GB, 1.95 s on the busiest receiver
   setup 50.0 us + 122 blocks x per-block cost = 952 us + bandwidth 3.90 s; bandwidth-bound
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "collcalc/answer.h"
 #include "collcalc/models.h"
 #include "collcalc/plan.h"
 
@@ -284,6 +285,15 @@ static void test_choose_path(void **state)
     assert_false(q.same_domain);
     assert_int_equal(collcalc_kv_choose_path(&q, "nvlink", true, &diag), COLLCALC_ERR_INVALID);
     assert_int_equal(collcalc_kv_choose_path(&q, "pcie", false, &diag), COLLCALC_ERR_INVALID);
+    /* Kernel TCP never goes over NVLink: auto takes the network, nvlink is refused. */
+    q.backend = COLLCALC_KV_BACKEND_TCP;
+    q.gpus_per_node = 72;
+    assert_int_equal(collcalc_kv_choose_path(&q, NULL, false, &diag), COLLCALC_OK);
+    assert_false(q.same_domain);
+    assert_int_equal(collcalc_kv_choose_path(&q, "nvlink", false, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "nvlink: the tcp backend cannot use NVLink (kernel sockets "
+                                      "go over the network); use --kv-path network or another "
+                                      "backend");
 }
 
 static void test_block_ramp(void **state)
@@ -352,6 +362,68 @@ static void test_budget(void **state)
 }
 
 
+/* Without GPUDirect RDMA the KV crosses the host link out of the sender and
+ * into the receiver (B bytes each, H GB/s). NCCL and NIXL pipeline the
+ * copies with the wire in 512 KiB chunks (C): the slowest stage plus one
+ * chunk of each other; Mooncake copies first, then sends; kernel TCP always
+ * copies, 64 KiB at a time through the socket buffer; NVLink has no such
+ * copy. */
+static void test_no_gdr(void)
+{
+    const double B = 327680.0 * 8192 / 8, C = 524288.0;
+    collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_NCCL, 8, 50);
+    q.tokens = 8192;
+    collcalc_kv_result r = run(&q);
+    assert_false(r.staged);
+    assert_close(r.bandwidth_us, B / 45e3, 1e-12);
+    q.no_gdr = true;
+    collcalc_link_params_init(&q.host);
+    q.host.bw_GBps = 200; /* faster than the 45 GB/s wire: hidden but for the fill */
+    r = run(&q);
+    assert_true(r.staged && r.staging_hidden);
+    assert_close(r.staging_us, 2 * B / 200e3, 1e-12);
+    assert_close(r.staging_exposed_us, 2 * C / 200e3, 1e-9);
+    assert_close(r.bandwidth_us, B / 45e3 + 2 * C / 200e3, 1e-12);
+    q.host.bw_GBps = 20; /* slower: the copy sets the pace */
+    r = run(&q);
+    assert_false(r.staging_hidden);
+    assert_close(r.staging_us, 2 * B / 20e3, 1e-12);
+    assert_close(r.bandwidth_us, B / 20e3 + C / 20e3 + C / 45e3, 1e-12);
+    q.backend = COLLCALC_KV_BACKEND_NIXL; /* UCX's host fragments: the same rule */
+    r = run(&q);
+    assert_close(r.bandwidth_us, B / 20e3 + C / 20e3 + C / (0.85 * 50e3), 1e-12);
+    q.backend = COLLCALC_KV_BACKEND_MOONCAKE; /* copy, then send, then copy */
+    q.host.bw_GBps = 200;
+    r = run(&q);
+    assert_close(r.bandwidth_us, B / 37.75e3 + 2 * B / 200e3, 1e-12);
+    assert_close(r.staging_exposed_us, r.staging_us, 1e-12);
+    q.backend = COLLCALC_KV_BACKEND_TCP; /* copies with or without GPUDirect, 64 KiB */
+    r = run(&q);
+    assert_true(r.staged && r.staging_hidden);
+    assert_close(r.staging_exposed_us, 2 * 65536 / 200e3, 1e-9);
+    assert_non_null(collcalc_findings_find(&r.findings, "kv-no-gdr-moot"));
+    q.no_gdr = false;
+    r = run(&q);
+    assert_true(r.staged);
+    assert_close(r.staging_us, 2 * B / 200e3, 1e-12);
+    assert_null(collcalc_findings_find(&r.findings, "kv-no-gdr-moot"));
+    q.host.bw_GBps = 0; /* no host link known: not counted */
+    r = run(&q);
+    assert_false(r.staged);
+    /* NVLink: no NIC, no GPUDirect question; said as an info finding. */
+    q = transfer_query(COLLCALC_KV_BACKEND_NCCL, 72, 50);
+    q.same_domain = true;
+    collcalc_link_params_init(&q.intra);
+    q.intra.bw_GBps = 900;
+    q.no_gdr = true;
+    collcalc_link_params_init(&q.host);
+    q.host.bw_GBps = 64;
+    r = run(&q);
+    assert_false(r.staged);
+    assert_close(r.staging_us, 0, 0);
+    assert_non_null(collcalc_findings_find(&r.findings, "kv-no-gdr-moot"));
+}
+
 static void test_paths(void **state)
 {
     (void)state;
@@ -413,15 +485,45 @@ static void test_paths(void **state)
     r = run(&q);
     assert_int_equal(r.bytes_per_receiver, UINT64_C(327680) * 8192 / 8);
     assert_int_equal(r.kv_bytes_transferred, UINT64_C(327680) * 8192 * 2);
-    /* No GPUDirect: the host-link copy bounds a fast NIC path. */
-    q = transfer_query(COLLCALC_KV_BACKEND_NCCL, 8, 50);
-    q.tokens = 8192;
-    q.no_gdr = true;
-    collcalc_link_params_init(&q.host);
-    q.host.bw_GBps = 20;
+    /* No GPUDirect: the host-link copies. */
+    test_no_gdr();
+}
+
+/* --topo: the matrix is the prefill node. 4 GPUs and 2 NICs, GPU0 with one
+ * NIC behind its PCIe switch (PXB) and one across the CPU (SYS): the node
+ * has 2 NICs (not the preset's 8), a GPU's own is 1, Mooncake stripes at
+ * equal shares over both at the far NIC's rate. */
+static void test_topo_nics(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "\tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+        "GPU0\t X \tPXB\tSYS\tSYS\tPXB\tSYS\t0-31\t0\t\tN/A\n"
+        "GPU1\tPXB\t X \tSYS\tSYS\tPXB\tSYS\t0-31\t0\t\tN/A\n"
+        "GPU2\tSYS\tSYS\t X \tPXB\tSYS\tPXB\t32-63\t1\t\tN/A\n"
+        "GPU3\tSYS\tSYS\tPXB\t X \tSYS\tPXB\t32-63\t1\t\tN/A\n"
+        "NIC0\tPXB\tPXB\tSYS\tSYS\t X \tSYS\n"
+        "NIC1\tSYS\tSYS\tPXB\tPXB\tSYS\t X \n";
+    collcalc_kv_query q = transfer_query(COLLCALC_KV_BACKEND_MOONCAKE, 8, 50);
+    q.gpus_per_node = 4;
+    q.nics_per_gpu = 1;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_kv_topo_text(text, sizeof text - 1, &q, &diag), COLLCALC_OK);
+    assert_int_equal(q.nics_per_node, 2);
+    assert_int_equal(q.nics_per_gpu, 1);
+    assert_int_equal(q.near_nics, 1);
+    assert_int_equal(q.far_nics, 1);
+    assert_true(q.far_nic_GBps > 0);
+    collcalc_kv_result r = run(&q);
+    assert_int_equal(r.nodes, 2);
+    assert_int_equal(r.nics_per_sender, 2);
+    assert_int_equal(r.nics_used, 4); /* 2 nodes x the file's 2 NICs */
+    assert_close(r.rate_per_nic_GBps, q.far_nic_GBps, 1e-12);
+    q.backend = COLLCALC_KV_BACKEND_NCCL;
     r = run(&q);
-    assert_close(r.staging_us, 327680.0 * 8192 / 8 / 20e3, 1e-9);
-    assert_close(r.bandwidth_us, r.staging_us, 1e-12);
+    assert_int_equal(r.nics_per_sender, 1);
+    assert_int_equal(r.nics_used, 4);
+    assert_int_equal(collcalc_kv_topo_text("not a matrix", 12, &q, &diag), COLLCALC_ERR_INVALID);
 }
 
 static void test_bad_input(void **state)
@@ -443,6 +545,25 @@ static void test_bad_input(void **state)
     q.tp = 128;
     assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
     assert_string_equal(diag.message, "tp 128 is larger than llama-3-70b's 64 attention heads");
+    /* plan's TP rule (check_tp, as the kv command asks): tp and decode tp
+     * divide the heads; plan's own sizing (check_tp off) takes tp 3. */
+    q.tp = 3;
+    r = run(&q);
+    assert_int_equal(r.kv_heads_per_shard, 3);
+    q.check_tp = true;
+    assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "--tp: 3 does not divide llama-3-70b's 64 attention heads");
+    q.tp = 36;
+    assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    q.tp = 8;
+    q.decode_tp = 3;
+    assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message,
+                        "--decode-tp: 3 does not divide llama-3-70b's 64 attention heads");
+    q.decode_tp = 16;
+    r = run(&q);
+    q.decode_tp = 0;
+    q.check_tp = false;
     q.tp = 1;
     q.with_transfer = true; /* no NIC figures */
     assert_int_equal(collcalc_kv_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
@@ -482,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_block_ramp),       cmocka_unit_test(test_budget),
         cmocka_unit_test(test_paths), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_vllm_h800_published), cmocka_unit_test(test_choose_path),
+        cmocka_unit_test(test_topo_nics),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
