@@ -510,27 +510,36 @@ static void test_bad_input(void **state)
     q.split_batch = 3;
     assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
     assert_string_equal(diag.message, "--split-batch must be 1 or 2 (got 3)");
-    /* Each option's one range (plan.h), named by its option. */
-    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
-    q.zipf_s = 50;
-    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
-    assert_string_equal(diag.message, "--zipf must be between 0 and 10 (got 50)");
-    q.zipf_s = COLLCALC_MOE_ZIPF_MAX;
-    r = run(&q);
-    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
-    q.redundant_experts = 100000;
-    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
-    assert_string_equal(diag.message, "--redundant-experts must be between 0 and 4096 (got 100000)");
-    q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
-    q.imbalance = 2e6;
-    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
-    assert_string_equal(diag.message, "--imbalance (max/mean) must be between 1 and 1000000 (got 2e+06)");
-    q.imbalance = COLLCALC_MOE_IMBALANCE_MAX;
-    r = run(&q);
-    q.imbalance = 0;
-    q.sm_slowdown = COLLCALC_MOE_SM_SLOWDOWN_MAX + 1;
-    assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
-    assert_string_equal(diag.message, "--sm-slowdown must be between 1 and 100 (got 101)");
+    /* Each option's one range (plan.h), named by its option; its ends pass. */
+    static const struct {
+        int field; /* 0 zipf, 1 redundant experts, 2 imbalance, 3 SM slowdown */
+        double bad, end;
+        const char *message;
+    } ranges[] = {
+        {0, 50, COLLCALC_MOE_ZIPF_MAX, "--zipf must be between 0 and 10 (got 50)"},
+        {1, 100000, 0, "--redundant-experts must be between 0 and 4096 (got 100000)"},
+        {2, 2e6, COLLCALC_MOE_IMBALANCE_MAX,
+         "--imbalance (max/mean) must be between 1 and 1000000 (got 2e+06)"},
+        {3, 101, COLLCALC_MOE_SM_SLOWDOWN_MAX, "--sm-slowdown must be between 1 and 100 (got 101)"},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        for (int pass = 0; pass < 2; pass++) {
+            double value = pass == 0 ? ranges[i].bad : ranges[i].end;
+            q = h800_query(32, 128, COLLCALC_MOE_NORMAL);
+            switch (ranges[i].field) {
+            case 0: q.zipf_s = value; break;
+            case 1: q.redundant_experts = (int)value; break;
+            case 2: q.imbalance = value; break;
+            default: q.sm_slowdown = value; break;
+            }
+            if (pass == 1) {
+                r = run(&q);
+                continue;
+            }
+            assert_int_equal(collcalc_moe_evaluate(&q, &r, &diag), COLLCALC_ERR_INVALID);
+            assert_string_equal(diag.message, ranges[i].message);
+        }
+    }
     /* The largest accepted batch stays finite. */
     q = h800_query(256, COLLCALC_TOKENS_MAX, COLLCALC_MOE_LOW_LATENCY);
     r = run(&q);
