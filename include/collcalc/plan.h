@@ -440,8 +440,11 @@ collcalc_status collcalc_dim_order_parse(const char *text, collcalc_dim out_orde
 
 /* What --search ranks by once plans fit. */
 typedef enum {
-    COLLCALC_GOAL_THROUGHPUT = 0, /* tokens/s per GPU, highest first */
-    COLLCALC_GOAL_LATENCY         /* step time (time per output token in decode), lowest first */
+    COLLCALC_GOAL_THROUGHPUT = 0, /* the most tokens/s per GPU the plan can serve: at the
+                                     largest tokens per step that fit in memory (and, with a
+                                     latency budget, keep the step within it), highest first */
+    COLLCALC_GOAL_LATENCY         /* the step at the given tokens (time per output token in
+                                     decode, time to first token in prefill), lowest first */
 } collcalc_plan_goal;
 
 /* "throughput", "latency". Static. */
@@ -521,8 +524,10 @@ typedef struct {
     bool kv_dtype_given;    /* kv_dtype; else the activation dtype */
     collcalc_dtype kv_dtype;
     uint64_t context;       /* tokens of context each sequence keeps in KV; 0 = the default
-                               (decode COLLCALC_PLAN_CONTEXT_DEFAULT; prefill: the prompt,
-                               one sequence per attention slice) */
+                               (decode COLLCALC_PLAN_CONTEXT_DEFAULT; prefill: `tokens`, the
+                               step is one prompt). Prefill prompts keep this length
+                               whatever dp: dp splits the prompts, a share smaller than a
+                               prompt is a chunk of it */
     /* Memory per GPU, 1e9 B: gpu_memory_GB when > 0, else the GPU's; with
      * neither, memory is not checked. */
     double gpu_memory_GB;
@@ -575,7 +580,10 @@ typedef struct {
                                       (ep x pp), in the weight formats */
     /* Memory per GPU (bytes; src/plan/step.c says what each part counts). */
     uint64_t tokens_per_replica;   /* ceil(tokens / dp) */
-    uint64_t context;              /* context per sequence the KV is sized for */
+    uint64_t context;              /* context per sequence the KV is sized for (prefill: the
+                                      prompt length) and attention runs over */
+    uint64_t sequences;            /* sequences one attention slice holds KV for (decode:
+                                      its tokens; prefill: ceil(its tokens / context)) */
     double kv_bytes_per_gpu;
     double activation_bytes_per_gpu;
     double buffer_bytes_per_gpu;   /* communication buffers (NCCL, DeepEP) */
@@ -638,6 +646,12 @@ typedef struct {
     double tokens_per_s_per_gpu;
     double comm_share;
     bool within_budget;       /* step_us <= latency_budget_us (true without a budget) */
+    /* Throughput at capacity (compute modeled and memory checked; else the
+     * figures at the given tokens): the largest tokens per step that fit,
+     * lowered until the step meets the latency budget if one is given. */
+    uint64_t peak_tokens;
+    double peak_step_us;
+    double peak_tokens_per_s_per_gpu;
 } collcalc_plan_candidate;
 
 /* Every (TP, EP, PP, DP) with tp x ep x pp x dp = gpus (cp from the
@@ -648,8 +662,10 @@ typedef struct {
  * when fewer); degrees in search_fixed keep the template's value (their
  * product must divide gpus: else COLLCALC_ERR_INVALID naming them). Ranked: plans that fit in memory first, then those without
  * an error-level finding, then those within the latency budget, then by
- * the goal (tokens/s per GPU or step time; without a GPU's compute
- * figures, exposed communication per step), then by tp, ep, pp. The best `capacity` go to out[0..*out_count); *out_total
+ * the goal (throughput: peak tokens/s per GPU, at the largest tokens per
+ * step that fit and meet the budget; latency: step time at the given
+ * tokens; without a GPU's compute figures, exposed communication per step),
+ * then by tp, ep, pp. The best `capacity` go to out[0..*out_count); *out_total
  * counts every factorization costed. gpus 1..1,000,000. */
 collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, int gpus,
                                      collcalc_plan_candidate *out, size_t capacity,

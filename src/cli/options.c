@@ -198,14 +198,14 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_KV_DTYPE] = {OPT_KV_DTYPE, "kv-dtype", NULL, 0, "T",
                       "KV cache element type (default: the activation type)"},
     [OPT_CONTEXT] = {OPT_CONTEXT, "context", NULL, 0, "T",
-                     "context tokens per sequence held in the KV cache (decode\n"
-                     "default 4096; prefill default: the prompt); 8k = 8192"},
+                     "context per sequence (decode, default 4096) or prompt length\n"
+                     "(prefill, default --tokens; DP splits prompts); 8k = 8192"},
     [OPT_GOAL] = {OPT_GOAL, "goal", NULL, 0, "G",
-                  "with --search, rank by throughput (tokens/s per GPU,\n"
-                  "default) or latency (time per step)"},
+                  "with --search, rank by throughput (default: tokens/s per GPU at\n"
+                  "the largest batch that fits) or latency (the step at --tokens)"},
     [OPT_LATENCY_BUDGET] = {OPT_LATENCY_BUDGET, "latency-budget", NULL, 0, "TIME",
-                            "with --search, plans slower per step rank after\n"
-                            "those within it, e.g. 50ms"},
+                            "with --search, plans slower per step are marked OVER and\n"
+                            "rank after those within it; caps the peak batch, e.g. 50ms"},
     [OPT_DECODE_TP] = {OPT_DECODE_TP, "decode-tp", NULL, 0, "N",
                        "the decode instance's TP degree (default: --tp; divides the\n"
                        "heads); another degree re-shards the KV on the way"},

@@ -38,6 +38,10 @@ static const record_column CANDIDATE_COLUMNS[] = {
     {"memory_bytes_per_gpu", "memory/GPU", FIELD_BYTES, COLUMN_BOTH, NULL},
     {"step_us", "step", FIELD_TIME_US, COLUMN_BOTH, NULL},
     {"tokens_per_s_per_gpu", "tok/s/GPU", FIELD_NUMBER, COLUMN_BOTH, NULL},
+    {"within_budget", "budget", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"peak_tokens", "peak tokens", FIELD_INT, COLUMN_BOTH, NULL},
+    {"peak_step_us", "peak step", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"peak_tokens_per_s_per_gpu", "peak tok/s/GPU", FIELD_NUMBER, COLUMN_BOTH, NULL},
     {"comm_share", "comm share", FIELD_NUMBER, COLUMN_MACHINE, NULL},
     {"comm_us", "comm/step", FIELD_TIME_US, COLUMN_BOTH, NULL},
     {"exposed_us", "exposed", FIELD_TIME_US, COLUMN_BOTH, NULL},
@@ -101,8 +105,17 @@ static void plan_memory_text(document *doc, const collcalc_plan_query *q,
         m->expert_weight_format != m->weight_format && collcalc_model_is_moe(m))
         snprintf(experts, sizeof experts, ", experts %s",
                  collcalc_weight_format_name(m->expert_weight_format));
-    char context[64] = "";
-    if (r->context > 0)
+    char context[128] = "";
+    uint64_t slice = (r->tokens_per_replica + (uint64_t)q->ep - 1) / (uint64_t)q->ep;
+    if (q->workload == COLLCALC_WORKLOAD_PREFILL && slice < r->context)
+        snprintf(context, sizeof context, ", 1 prompt of %llu tokens per %s, %llu of it per step: "
+                 "chunked", (unsigned long long)r->context, q->ep > 1 ? "EP rank" : "replica",
+                 (unsigned long long)slice);
+    else if (q->workload == COLLCALC_WORKLOAD_PREFILL)
+        snprintf(context, sizeof context, ", %llu prompt%s of %llu tokens per %s",
+                 (unsigned long long)r->sequences, r->sequences == 1 ? "" : "s",
+                 (unsigned long long)r->context, q->ep > 1 ? "EP rank" : "replica");
+    else if (r->context > 0)
         snprintf(context, sizeof context, " at %llu context", (unsigned long long)r->context);
     doc_text(doc, "memory per GPU %s: weights %s (%s%s%s), KV cache %s (%s%s), activations %s, "
                   "buffers %s%s", total, weights, wf, experts,
@@ -256,7 +269,8 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
     doc_text(doc, "verdict: %s", worst == COLLCALC_SEVERITY_ERROR     ? "violation"
                                  : worst == COLLCALC_SEVERITY_WARNING ? "ok, with warnings"
                                                                       : "ok");
-    doc_text(doc, "%s", "");
+    if (r->findings.count > 0)
+        doc_text(doc, "%s", "");
     findings_add(doc, &r->findings);
     return doc;
 }
@@ -281,8 +295,13 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
              q->cluster.gpus, q->cluster.gpus_per_node, total, count,
              q->latency_budget_us > 0 ? ", within the latency budget" : "",
              !compute ? "exposed communication per step (no GPU figures: compute not modeled)"
-             : q->goal == COLLCALC_GOAL_THROUGHPUT ? "tokens/s per GPU"
-                                                   : "step time");
+             : q->goal == COLLCALC_GOAL_THROUGHPUT
+                 ? (q->latency_budget_us > 0 ? "peak tokens/s per GPU (at the most tokens per step "
+                                               "that fit and meet the budget)"
+                                             : "peak tokens/s per GPU (at the most tokens per step "
+                                               "that fit)")
+             : q->workload == COLLCALC_WORKLOAD_PREFILL ? "step time (time to first token)"
+                                                        : "step time (time per output token)");
     doc_text(doc, "%s", "");
     record_set *set = doc_records(doc, &CANDIDATE_SCHEMA);
     for (size_t i = 0; i < count; i++) {
@@ -302,6 +321,12 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
         record_number(set, "memory_bytes_per_gpu", c->memory_bytes_per_gpu);
         record_number(set, "step_us", c->step_us);
         record_number(set, "tokens_per_s_per_gpu", c->tokens_per_s_per_gpu);
+        record_text(set, "within_budget", !(q->latency_budget_us > 0) ? "-"
+                                          : c->within_budget          ? "within"
+                                                                      : "OVER");
+        record_int(set, "peak_tokens", (long long)c->peak_tokens);
+        record_number(set, "peak_step_us", c->peak_step_us);
+        record_number(set, "peak_tokens_per_s_per_gpu", c->peak_tokens_per_s_per_gpu);
         record_number(set, "comm_share", c->comm_share);
         record_number(set, "comm_us", c->comm_us);
         record_number(set, "exposed_us", c->exposed_us);

@@ -54,8 +54,9 @@ static bool better(const collcalc_plan_candidate *a, const collcalc_plan_candida
     if (a->within_budget != b->within_budget)
         return a->within_budget;
     if (a->compute_modeled && b->compute_modeled) {
-        if (goal == COLLCALC_GOAL_THROUGHPUT && a->tokens_per_s_per_gpu != b->tokens_per_s_per_gpu)
-            return a->tokens_per_s_per_gpu > b->tokens_per_s_per_gpu;
+        if (goal == COLLCALC_GOAL_THROUGHPUT &&
+            a->peak_tokens_per_s_per_gpu != b->peak_tokens_per_s_per_gpu)
+            return a->peak_tokens_per_s_per_gpu > b->peak_tokens_per_s_per_gpu;
         if (a->step_us != b->step_us)
             return a->step_us < b->step_us;
     }
@@ -85,6 +86,51 @@ static void keep_best(collcalc_plan_candidate *out, size_t capacity, size_t *cou
     out[at] = *c;
     if (n < capacity)
         *count = n + 1;
+}
+
+/* The candidate's throughput at capacity: q evaluated at the largest tokens
+ * per step that fit (r->max_tokens), bisected down to the latency budget
+ * when the step there is over it. r is q's result at the given tokens;
+ * scratch is space for another. Errors leave the given tokens' figures. */
+static void peak(const collcalc_plan_query *q, const collcalc_plan_result *r,
+                 collcalc_plan_result *scratch, collcalc_plan_candidate *c)
+{
+    c->peak_tokens = q->tokens;
+    c->peak_step_us = r->step_us;
+    c->peak_tokens_per_s_per_gpu = r->tokens_per_s_per_gpu;
+    if (!r->compute_modeled || !r->memory_checked || !r->fits || r->max_tokens <= q->tokens)
+        return;
+    double budget = q->latency_budget_us;
+    if (budget > 0 && r->step_us > budget)
+        return; /* over the budget already: its figures at the given tokens */
+    collcalc_plan_query at = *q;
+    at.context = r->context; /* the prompt/context stays while the batch grows */
+    collcalc_diag local;
+    uint64_t lo = q->tokens, hi = r->max_tokens;
+    at.tokens = hi;
+    if (collcalc_plan_evaluate(&at, scratch, &local) != COLLCALC_OK)
+        return;
+    if (budget > 0 && scratch->step_us > budget) {
+        /* the largest tokens within the budget, in [lo, hi) */
+        while (hi - lo > 1) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            at.tokens = mid;
+            if (collcalc_plan_evaluate(&at, scratch, &local) != COLLCALC_OK)
+                return;
+            if (scratch->step_us <= budget)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (lo == q->tokens)
+            return;
+        at.tokens = lo;
+        if (collcalc_plan_evaluate(&at, scratch, &local) != COLLCALC_OK)
+            return;
+    }
+    c->peak_tokens = at.tokens;
+    c->peak_step_us = scratch->step_us;
+    c->peak_tokens_per_s_per_gpu = scratch->tokens_per_s_per_gpu;
 }
 
 static void summarize(const collcalc_plan_query *q, const collcalc_plan_result *r,
@@ -170,7 +216,7 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
                                   "%s does not divide the %d GPUs%s", fixed_names, gpus,
                                   cp > 1 ? " / cp" : "");
     int *divs = collcalc_mem_malloc(SEARCH_DIVISORS_MAX * sizeof *divs);
-    collcalc_plan_result *result = collcalc_mem_malloc(sizeof *result);
+    collcalc_plan_result *result = collcalc_mem_malloc(2 * sizeof *result);
     if (divs == NULL || result == NULL) {
         collcalc_mem_free(divs);
         collcalc_mem_free(result);
@@ -230,6 +276,7 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
                 c.pp = pp;
                 c.dp = dp;
                 summarize(&q, result, &c);
+                peak(&q, result, result + 1, &c);
                 keep_best(out, capacity, &kept, &c, template_query->goal);
                 total++;
             }

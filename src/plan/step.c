@@ -8,9 +8,12 @@
  *               each at its weight format (models.json "weights": the
  *               checkpoint's native format, or --weight-dtype).
  *   KV cache    decode: one sequence per token in flight, each `context`
- *               tokens long; prefill: the prompt tokens being prefilled, in
- *               sequences of `context` tokens (one per slice when none is
- *               given); the TP/PP shard of each (collcalc_kv_evaluate: GQA
+ *               tokens long; prefill: prompts of `context` tokens (default:
+ *               the step's --tokens, one prompt; never the DP share, so the
+ *               workload does not change with DP), ceil(slice tokens /
+ *               context) of them per attention slice, each holding its
+ *               whole prompt (a slice smaller than the prompt is a chunk of
+ *               it); the TP/PP shard of each (collcalc_kv_evaluate: GQA
  *               heads split over TP, the MLA latent replicated), / cp.
  *               Training keeps none.
  *   activations the largest working set of one layer of one micro-batch:
@@ -50,7 +53,7 @@
 
 typedef struct {
     double weights, kv, activations, buffers, optimizer, total;
-    uint64_t context;
+    uint64_t context, sequences;
 } memory_parts;
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
@@ -159,17 +162,19 @@ static collcalc_status memory_at(const collcalc_plan_query *q, uint64_t tokens, 
     if (!train) {
         uint64_t ctx = context;
         if (ctx == 0)
-            ctx = decode ? COLLCALC_PLAN_CONTEXT_DEFAULT : per_ep;
+            ctx = decode ? COLLCALC_PLAN_CONTEXT_DEFAULT : tokens;
         if (ctx > COLLCALC_TOKENS_MAX)
             ctx = COLLCALC_TOKENS_MAX;
         p->context = ctx;
-        double sequences = decode ? (double)per_ep : (double)ceil_div(per_ep, ctx);
-        uint64_t held = decode ? ctx : (per_ep < ctx ? per_ep : ctx);
+        /* Each sequence in flight holds its whole context: a prefill slice
+         * of fewer tokens than the prompt is a chunk of it (chunked
+         * prefill), and the prompt's KV is resident by its last chunk. */
+        p->sequences = decode ? per_ep : ceil_div(per_ep, ctx);
         double shard = 0;
-        collcalc_status status = kv_shard(q, held, &shard, diag);
+        collcalc_status status = kv_shard(q, ctx, &shard, diag);
         if (status != COLLCALC_OK)
             return status;
-        p->kv = sequences * shard / q->cp;
+        p->kv = (double)p->sequences * shard / q->cp;
     }
     double tmb = (double)t_mb;
     if (train) {
@@ -239,6 +244,7 @@ collcalc_status plan_memory(const collcalc_plan_query *q, collcalc_plan_result *
         return status;
     r->tokens_per_replica = ceil_div(q->tokens, (uint64_t)q->dp);
     r->context = q->workload == COLLCALC_WORKLOAD_TRAIN ? 0 : p.context;
+    r->sequences = q->workload == COLLCALC_WORKLOAD_TRAIN ? 0 : p.sequences;
     r->weight_bytes_per_gpu = p.weights;
     r->kv_bytes_per_gpu = p.kv;
     r->activation_bytes_per_gpu = p.activations;
@@ -258,11 +264,11 @@ collcalc_status plan_memory(const collcalc_plan_query *q, collcalc_plan_result *
     r->fits = p.total <= r->memory_capacity_bytes;
     uint64_t need = (uint64_t)q->dp * (uint64_t)q->ep * (uint64_t)q->cp *
                     (uint64_t)micro_batches_of(q);
-    r->max_tokens = largest(q, true, q->context, need, COLLCALC_TOKENS_MAX, ep_crosses,
+    /* at the context resolved for these tokens (prefill's default prompt
+     * stays the same while the tokens vary) */
+    r->max_tokens = largest(q, true, r->context, need, COLLCALC_TOKENS_MAX, ep_crosses,
                             r->memory_capacity_bytes);
-    bool has_context = q->workload == COLLCALC_WORKLOAD_DECODE ||
-                       (q->workload == COLLCALC_WORKLOAD_PREFILL && q->context > 0);
-    if (has_context)
+    if (q->workload != COLLCALC_WORKLOAD_TRAIN)
         r->max_context = largest(q, false, q->tokens, 1, COLLCALC_TOKENS_MAX, ep_crosses,
                                  r->memory_capacity_bytes);
     return COLLCALC_OK;

@@ -28,20 +28,20 @@ info    the step's communication is latency-bound: 6300.0 us of fixed cost vs 37
 $ collcalc plan --model llama-3-70b --tokens 8k --context 32k --tp 8 --platform hgx-h100 --format json
 {"schema_version":1,"command":"plan","query":{"model":"llama-3-70b","phase":"decode","tokens":8192,"dtype":"bf16","tp":8,"pp":1,"ep":1,"dp":1,"cp":1,"sp":false,"rank_order":"tp,cp,ep,pp,dp","gpus":8,"gpus_per_node":8,"nodes":1,"intra_link":"nvlink4","inter_link":"ib-ndr","overlap":0,"sm_slowdown":1,"comm_us":97952.40960000001,"exposed_us":97952.40960000001,"floor_us":97952.40960000001,"latency_us":4000,"bandwidth_us":93952.40960000001,"dominant":"bandwidth","cost_model":"nccl","cross_node_fixed_us":0,"weight_dtype":"bf16","kv_dtype":"bf16","context":32768,"gpu":"H100 SXM","memory_bytes_per_gpu":11014214361216,"weight_bytes_per_gpu":17650000000,"kv_bytes_per_gpu":10995116277760,"activation_bytes_per_gpu":1179648000,"buffer_bytes_per_gpu":268435456,"memory_capacity_bytes":72000000000,"memory_checked":true,"fits":false,"max_tokens":40,"max_context":157,"compute_modeled":true,"compute_us":3425988.7366052726,"step_us":3523941.1462052725,"token_latency_us":3523941.1462052725,"tokens_per_s_per_gpu":290.5837406231049,"comm_share":0.027796267172475134,"verdict":"violation"},"collectives":[{"kind":"tp-allreduce","group_size":8,"nodes":1,"crosses_node":false,"link":"nvlink4","algorithm":"nvls","count_per_layer":2,"count_per_step":160,"message_bytes":134217728,"latency_us_each":25,"bandwidth_us_each":587.2025600000001,"time_us_each":612.2025600000001,"total_us":97952.40960000001,"hidden_fraction":0,"exposed_us":97952.40960000001,"dominant":"bandwidth"}],"findings":[{"severity":"error","code":"memory-exceeded","message":"needs 11014.2 GB per GPU (weights 17.6, KV cache 10995.1, activations 1.2, buffers 0.3), more than the 72.0 GB usable","next_step":"serve fewer tokens per step, shorten the context, or shard further","lines":""}],"notes":[]}
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --top 4
-llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 4: plans that fit in memory first, then without an error-level violation, then by tokens/s per GPU
+llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 4: plans that fit in memory first, then without an error-level violation, then by peak tokens/s per GPU (at the most tokens per step that fit)
 
-rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
-   1   8   1   1   2  yes      39.4 GB  18.0 ms      890.3    6.37 ms  6.37 ms       0         0  
-   2   4   1   1   4  yes      57.1 GB  20.2 ms      792.1    3.42 ms  3.42 ms       0         0  
-   3   8   1   2   1  yes      30.9 GB  26.7 ms      598.3    4.35 ms  4.35 ms       0         0  
-   4   4   1   2   2  yes      39.7 GB  29.9 ms      534.3    3.30 ms  3.30 ms       0         0  
+rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  budget  peak tokens  peak tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   8   1   1   2  yes      39.4 GB  18.0 ms      890.3  -               644            1277    6.37 ms  6.37 ms       0         0  
+   2   4   1   1   4  yes      57.1 GB  20.2 ms      792.1  -               432            1045    3.42 ms  3.42 ms       0         0  
+   3   4   1   2   2  yes      39.7 GB  29.9 ms      534.3  -               640           745.1    3.30 ms  3.30 ms       0         0  
+   4   8   1   2   1  yes      30.9 GB  26.7 ms      598.3  -               745           695.1    4.35 ms  4.35 ms       0         0  
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --top 3 --goal latency --latency-budget 20ms
-llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, within the latency budget, then by step time
+llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, within the latency budget, then by step time (time per output token)
 
-rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
-   1   8   1   1   2  yes      39.4 GB  18.0 ms      890.3    6.37 ms  6.37 ms       0         0  
-   2   4   1   1   4  yes      57.1 GB  20.2 ms      792.1    3.42 ms  3.42 ms       0         0  
-   3   8   1   2   1  yes      30.9 GB  26.7 ms      598.3    4.35 ms  4.35 ms       0         0  
+rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  budget  peak tokens  peak tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   8   1   1   2  yes      39.4 GB  18.0 ms      890.3  within          314             984    6.37 ms  6.37 ms       0         0  
+   2   4   1   1   4  yes      57.1 GB  20.2 ms      792.1  OVER            256           792.1    3.42 ms  3.42 ms       0         0  
+   3   8   1   2   1  yes      30.9 GB  26.7 ms      598.3  OVER            256           598.3    4.35 ms  4.35 ms       0         0  
 $ collcalc plan --model llama-3-70b --tokens 256 --tp 8 --platform hgx-h100 --goal latency
 [stderr] collcalc plan: --goal: ranks the plans of --search (see 'collcalc plan --help')
 [exit 2]
@@ -103,23 +103,23 @@ transfer over 4 x ib-ndr (mooncake backend): 147 GB per NIC at 37.8 GB/s; 3.90 s
 warning the MLA latent is shared by all heads: each of the 4 TP ranks holds all of it (4 copies)
         next: use DP attention (tp 1 per attention replica) to keep one copy per GPU
 $ collcalc plan --model llama-3.1-405b --tokens 64 --search --platform hgx-h100 --nodes 1 --strict --top 2
-llama-3.1-405b decode, 64 tokens per step on 8 GPUs (8 per node): 10 factorizations costed, best 2: plans that fit in memory first, then without an error-level violation, then by tokens/s per GPU
+llama-3.1-405b decode, 64 tokens per step on 8 GPUs (8 per node): 10 factorizations costed, best 2: plans that fit in memory first, then without an error-level violation, then by peak tokens/s per GPU (at the most tokens per step that fit)
 
-rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
-   1   8   1   1   1  no        119 GB  45.2 ms      176.9    10.0 ms  10.0 ms       1         0  weights-exceed-memory
-   2   4   1   1   2  no        220 GB  70.7 ms      113.2    5.38 ms  5.38 ms       1         0  weights-exceed-memory
+rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  budget  peak tokens  peak tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   8   1   1   1  no        119 GB  45.2 ms      176.9  -                64           176.9    10.0 ms  10.0 ms       1         0  weights-exceed-memory
+   2   4   1   1   2  no        220 GB  70.7 ms      113.2  -                64           113.2    5.38 ms  5.38 ms       1         0  weights-exceed-memory
 [stderr] collcalc plan: --strict: no plan fits in memory: the best, TP 8 x EP 1 x PP 1 x DP 1, needs 119 GB per GPU
 [exit 3]
 $ collcalc plan --model llama-3-70b --tokens 256 --tp 8 --platform hgx-h100 --top 3
 [stderr] collcalc plan: --top: ranks the plans of --search (see 'collcalc plan --help')
 [exit 2]
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --tp 4
-llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 3 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, then by tokens/s per GPU
+llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 3 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, then by peak tokens/s per GPU (at the most tokens per step that fit)
 
-rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  comm/step  exposed  errors  warnings  violations
-   1   4   1   1   4  yes      57.1 GB  20.2 ms      792.1    3.42 ms  3.42 ms       0         0  
-   2   4   1   2   2  yes      39.7 GB  29.9 ms      534.3    3.30 ms  3.30 ms       0         0  
-   3   4   1   4   1  yes      30.9 GB  45.7 ms      350.5    2.40 ms  2.40 ms       0         0  
+rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  budget  peak tokens  peak tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   4   1   1   4  yes      57.1 GB  20.2 ms      792.1  -               432            1045    3.42 ms  3.42 ms       0         0  
+   2   4   1   2   2  yes      39.7 GB  29.9 ms      534.3  -               640           745.1    3.30 ms  3.30 ms       0         0  
+   3   4   1   4   1  yes      30.9 GB  45.7 ms      350.5  -               744           389.1    2.40 ms  2.40 ms       0         0  
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --tp 3
 [stderr] collcalc plan: tp 3 does not divide the 16 GPUs (see 'collcalc plan --help')
 [exit 2]
@@ -142,3 +142,37 @@ verdict: ok
 
 info    the step's communication is latency-bound: 3175.4 us of fixed cost vs 1875.6 us moving bytes
         next: larger batches cost little more communication per step
+$ collcalc plan --model llama-3-70b --phase prefill --tokens 64 --context 8k --tp 8 --platform hgx-h200
+llama-3-70b prefill, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+
+collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
+tp-allreduce      8      1  nvlink4  ring               2       160  1.05 MB  28.0 us   4.48 ms  4.48 ms  latency
+
+communication per step 4.48 ms, exposed 4.48 ms (overlap 0%, SM slowdown 1); fixed (latency) part 2.40 ms: latency-bound
+memory per GPU 18.3 GB: weights 17.6 GB (bf16, native), KV cache 336 MB (bf16, 1 prompt of 8192 tokens per replica, 64 of it per step: chunked), activations 5.18 MB, buffers 268 MB
+fits: 127 GB usable of 141 GB H200 SXM (90 %)
+largest that fits: 901120 tokens per step at 8192 context; context 2660556 at 64 tokens
+step 8.19 ms = compute 3.71 ms (FLOP-bound 86.8 us, memory-bound 3.62 ms; bf16 at 989 TFLOP/s, 4800 GB/s, x 1) + pipeline bubble 0 us + exposed communication 4.48 ms
+time per step 8.19 ms, 976.9 tokens/s per GPU, communication 55 % of the step
+verdict: ok
+
+info    the step's communication is latency-bound: 2400.0 us of fixed cost vs 2082.3 us moving bytes
+        next: larger batches cost little more communication per step
+$ collcalc plan --model llama-3-70b --phase prefill --tokens 64k --tp 2 --dp 4 --platform hgx-h200
+llama-3-70b prefill, 65536 tokens per step, bf16: TP 2 x CP 1 x EP 1 x PP 1 x DP 4 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+
+collective    group  nodes  link     algorithm  per layer  per step  message    each  per step  exposed  dominant
+tp-allreduce      2      1  nvlink4  ring               2       160   268 MB  825 us    132 ms   132 ms  bandwidth
+
+communication per step 132 ms, exposed 132 ms (overlap 0%, SM slowdown 1); fixed (latency) part 2.43 ms: bandwidth-bound
+memory per GPU 83.6 GB: weights 70.6 GB (bf16, native), KV cache 10.7 GB (bf16, 1 prompt of 65536 tokens per replica, 16384 of it per step: chunked), activations 2.01 GB, buffers 268 MB
+fits: 127 GB usable of 141 GB H200 SXM (90 %)
+largest that fits: 775340 tokens per step at 65536 context; context 329699 at 65536 tokens
+step 1.98 s = compute 1.84 s (FLOP-bound 1.84 s, memory-bound 219 us; bf16 at 989 TFLOP/s, 4800 GB/s, x 1) + pipeline bubble 0 us + exposed communication 132 ms
+time per step 1.98 s, 4144 tokens/s per GPU, communication 7 % of the step
+verdict: ok
+$ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --tp 4 --pp 8
+[stderr] collcalc plan: tp 4 x pp 8 does not divide the 16 GPUs (see 'collcalc plan --help')
+[exit 2]

@@ -319,10 +319,11 @@ static void test_search_ranks_fitting_plans(void **state)
         if (out[i].tp == 1 && out[i].pp == 1)
             assert_false(out[i].fits);
     }
-    /* throughput: tokens/s per GPU descending among fitting error-free plans */
+    /* throughput: peak tokens/s per GPU descending among fitting error-free plans */
     for (size_t i = 1; i < count; i++)
         if (out[i].fits && out[i].errors == 0 && out[i - 1].errors == 0)
-            assert_true(out[i - 1].tokens_per_s_per_gpu >= out[i].tokens_per_s_per_gpu);
+            assert_true(out[i - 1].peak_tokens_per_s_per_gpu >=
+                        out[i].peak_tokens_per_s_per_gpu);
     /* latency: step time ascending */
     q.goal = COLLCALC_GOAL_LATENCY;
     assert_int_equal(collcalc_plan_search(&q, 16, out, 16, &count, &total, &diag), COLLCALC_OK);
@@ -431,6 +432,100 @@ static void test_search_keeps_given_degrees(void **state)
     assert_non_null(collcalc_findings_find(&r.findings, "moe-mode-dense"));
 }
 
+static void test_prefill_prompt_does_not_change_with_dp(void **state)
+{
+    (void)state;
+    /* Llama 3 70B prefill of 64k tokens on HGX H200: the prompt is 65,536
+     * tokens whether TP 8 holds it or each of DP 8 replicas prefills 8,192
+     * tokens of one (chunked): 327,680 B of KV per token (80 layers x 2 x 8
+     * KV heads x 128 x 2 B). */
+    collcalc_plan_query q = on_platform("llama-3-70b", "hgx-h200", 65536);
+    q.workload = COLLCALC_WORKLOAD_PREFILL;
+    q.tp = 8;
+    collcalc_plan_result tp8 = run(&q);
+    assert_int_equal(tp8.context, 65536);
+    assert_int_equal(tp8.sequences, 1);
+    assert_true(tp8.kv_bytes_per_gpu == 65536.0 * 327680 / 8);
+    q.tp = 1;
+    q.dp = 8;
+    collcalc_plan_result dp8 = run(&q);
+    assert_int_equal(dp8.context, 65536);
+    assert_int_equal(dp8.sequences, 1);
+    assert_true(dp8.kv_bytes_per_gpu == 65536.0 * 327680);
+    /* the same attention work per token: compute per token within 1 %
+     * (TP 8 splits the GEMMs 8 ways over 8x the tokens) */
+    assert_true(fabs(dp8.compute_flops_us - tp8.compute_flops_us) < 0.01 * tp8.compute_flops_us);
+    /* --context 8k: 8 prompts of 8,192 */
+    q.tp = 8;
+    q.dp = 1;
+    q.context = 8192;
+    collcalc_plan_result ctx = run(&q);
+    assert_int_equal(ctx.sequences, 8);
+    assert_true(ctx.kv_bytes_per_gpu == 8 * 8192.0 * 327680 / 8);
+    /* 64 tokens of an 8k prompt: the prompt's KV (not 64 tokens'), and the
+     * attention over it as well */
+    q.tokens = 64;
+    collcalc_plan_result chunk = run(&q);
+    assert_int_equal(chunk.context, 8192);
+    assert_int_equal(chunk.sequences, 1);
+    assert_true(chunk.kv_bytes_per_gpu == 8192.0 * 327680 / 8);
+    q.context = 64;
+    collcalc_plan_result whole = run(&q);
+    assert_true(chunk.compute_us > whole.compute_us);
+}
+
+static void test_goals_rank_differently(void **state)
+{
+    (void)state;
+    /* Llama 3 70B decode of 64 tokens on one HGX H200: latency (time per
+     * output token at 64 tokens) prefers TP 8; throughput (tokens/s per GPU
+     * at the largest batch that fits) prefers TP 4 x DP 2. */
+    collcalc_plan_query q = on_platform("llama-3-70b", "hgx-h200", 64);
+    collcalc_plan_candidate out[16];
+    size_t count = 0, total = 0;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_plan_search(&q, 8, out, 16, &count, &total, &diag), COLLCALC_OK);
+    assert_true(out[0].tp == 4 && out[0].dp == 2);
+    for (size_t i = 1; i < count; i++)
+        if (out[i].fits && out[i].errors == 0)
+            assert_true(out[i - 1].peak_tokens_per_s_per_gpu >=
+                        out[i].peak_tokens_per_s_per_gpu);
+    /* the peak is at the largest tokens that fit: one more does not */
+    collcalc_plan_query at = q;
+    at.tp = 4;
+    at.dp = 2;
+    at.tokens = out[0].peak_tokens;
+    collcalc_plan_result r = run(&at);
+    assert_true(r.fits);
+    assert_true(fabs(r.tokens_per_s_per_gpu - out[0].peak_tokens_per_s_per_gpu) < 1e-9);
+    at.tokens++;
+    r = run(&at);
+    assert_false(r.fits);
+    q.goal = COLLCALC_GOAL_LATENCY;
+    assert_int_equal(collcalc_plan_search(&q, 8, out, 16, &count, &total, &diag), COLLCALC_OK);
+    assert_true(out[0].tp == 8 && out[0].dp == 1);
+    double tp8_step = out[0].step_us, tp4_step = out[1].step_us;
+    assert_true(out[1].tp == 4 && out[1].dp == 2 && tp4_step > tp8_step);
+    /* A budget between the two demotes TP 4 x DP 2 under the throughput
+     * goal, marks it, and bounds TP 8's peak by the budget. */
+    q.goal = COLLCALC_GOAL_THROUGHPUT;
+    q.latency_budget_us = (tp8_step + tp4_step) / 2;
+    assert_int_equal(collcalc_plan_search(&q, 8, out, 16, &count, &total, &diag), COLLCALC_OK);
+    assert_true(out[0].tp == 8 && out[0].within_budget);
+    assert_true(out[0].peak_step_us <= q.latency_budget_us);
+    assert_true(out[0].peak_tokens > 64);
+    at = q;
+    at.tp = 8;
+    at.tokens = out[0].peak_tokens + 1;
+    r = run(&at);
+    assert_true(r.step_us > q.latency_budget_us);
+    bool demoted = false;
+    for (size_t i = 1; i < count; i++)
+        if (out[i].tp == 4 && out[i].dp == 2 && !out[i].within_budget)
+            demoted = true;
+    assert_true(demoted);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -444,6 +539,8 @@ int main(void)
         cmocka_unit_test(test_bubble_counts_stage_communication),
         cmocka_unit_test(test_one_exposed_figure),
         cmocka_unit_test(test_search_keeps_given_degrees),
+        cmocka_unit_test(test_prefill_prompt_does_not_change_with_dp),
+        cmocka_unit_test(test_goals_rank_differently),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
