@@ -79,3 +79,19 @@ transfer over 64 x ib-ndr (nixl backend): 41.9 MB per NIC at 42.5 GB/s; 8.35 ms 
 
 warning tp 64 exceeds llama-3-70b's 8 KV heads: each head is replicated on 8 ranks
         next: keep tp <= kv_heads, or ship with dedup
+$ collcalc kv --model llama-3-70b --tokens 8k --tp 8 --decode-tp 1 --platform hgx-h100 --backend nixl
+llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
+8192 tokens: 2684354560 bytes (2.68 GB) unique; 336 MB per shard on TP 8 x PP 1; 2.68 GB shipped
+
+transfer over 8 x ib-ndr (nixl backend): 336 MB per NIC at 42.5 GB/s; 63.6 ms in all, effective 42.2 GB/s
+  8 senders on 1 node of 8 NICs, 1 NIC each: one NIC per GPU (UCX picks one device)
+  re-sharding TP 8 -> TP 1: 1 decode GPU pulls 2.68 GB, 63.2 ms on the busiest receiver
+  setup 50.0 us + 80 blocks x per-block cost = 400 us + bandwidth 63.2 ms; bandwidth-bound
+$ collcalc kv --model llama-3-70b --tokens 8k --tp 8 --link eth400 --backend tcp
+llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
+8192 tokens: 2684354560 bytes (2.68 GB) unique; 336 MB per shard on TP 8 x PP 1; 2.68 GB shipped
+
+transfer over 8 x eth400 (tcp backend): 336 MB per NIC at 18.0 GB/s; 20.3 ms in all, effective 132 GB/s
+  8 senders on 8 nodes of 1 NIC, 1 NIC each: through host memory any NIC of the node serves, the node's CPU caps the total
+  through host memory (kernel TCP): the GPU's copies are not counted (no --platform names the host link)
+  setup 100 us + 80 blocks x per-block cost = 1.60 ms + bandwidth 18.6 ms; bandwidth-bound
