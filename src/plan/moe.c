@@ -109,9 +109,11 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
                                   (unsigned long long)COLLCALC_TOKENS_MAX,
                                   (unsigned long long)q->tokens);
     if (q->dispatch_dtype != COLLCALC_DTYPE_FP8 && q->dispatch_dtype != COLLCALC_DTYPE_BF16)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "--dispatch-dtype must be fp8 or bf16");
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "--dispatch-dtype must be fp8 or bf16");
     if (q->combine_dtype != COLLCALC_DTYPE_FP8 && q->combine_dtype != COLLCALC_DTYPE_BF16)
-        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "--combine-dtype must be bf16 or fp8");
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "--combine-dtype must be bf16 or fp8");
     if (q->mode != COLLCALC_MOE_NORMAL && q->mode != COLLCALC_MOE_LOW_LATENCY)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "--mode: unknown MoE mode");
     if (q->imbalance != 0 && !plan_in_range(q->imbalance, 1.0, COLLCALC_MOE_IMBALANCE_MAX))
@@ -126,7 +128,8 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
         m->routed_experts > COLLCALC_MOE_EXPERTS_MAX)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "per-expert loads (--zipf, --expert-loads) are modelled for at "
-                                  "most %d experts (%s has %d)", COLLCALC_MOE_EXPERTS_MAX, m->name, m->routed_experts);
+                                  "most %d experts (%s has %d)", COLLCALC_MOE_EXPERTS_MAX,
+                                  m->name, m->routed_experts);
     if (q->expert_loads != NULL) {
         if (q->expert_load_count != (size_t)m->routed_experts)
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
