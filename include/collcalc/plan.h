@@ -166,7 +166,8 @@ typedef struct {
     int receivers;                   /* decode GPUs receiving (decode_tp x pp) */
     uint64_t bytes_per_receiver;     /* what one decode GPU needs (its TP shard, replicas incl.) */
     int nics_per_sender;             /* NICs one sender's shard goes out on (the backend rule) */
-    double receive_us;               /* the busiest receiver's NIC time (re-sharding fan-in) */
+    double receive_us;               /* the busiest receiver's NIC time (re-sharding fan-in;
+                                        0 when decode_tp = tp) */
     bool staged;                     /* copied through host memory (no_gdr, or tcp) */
     double staging_us;               /* those copies: sender's out + receiver's in over the
                                         host link */

@@ -104,8 +104,7 @@ static const option_use KV_WHAT[] = {
     {OPT_PP, false, "the prefill instance's PP degree (layers split over it)"},
     {OPT_DECODE_TP, false, NULL}, {OPT_DEDUP, false, NULL}, END};
 static const option_use KV_TRANSFER[] = {
-    {OPT_LINK, false, "the path prefill -> decode as one link (eth400); with a cluster,\n"
-                      "--inter"},
+    {OPT_LINK, false, "one link prefill -> decode (eth400); with a cluster: --inter"},
     {OPT_BW, false, NULL}, {OPT_ALPHA, false, NULL}, {OPT_PLATFORM, false, NULL},
     {OPT_NODES, false, NULL}, {OPT_GPUS_PER_NODE, false, NULL}, {OPT_INTRA, false, NULL},
     {OPT_INTER, false, NULL}, {OPT_NICS_PER_NODE, false, NULL}, {OPT_NICS_PER_GPU, false, NULL},
