@@ -141,6 +141,8 @@ void human_number(char *buffer, size_t size, double value)
 {
     if (!isfinite(value))
         snprintf(buffer, size, "n/a");
+    else if (fabs(value) >= 1e4 && fabs(value) < 1e15) /* 13,333 rather than 1.333e+04 */
+        human_integer(buffer, size, llround(value));
     else
         snprintf(buffer, size, "%.4g", value);
 }

@@ -16,7 +16,8 @@ void human_bandwidth_GBps(char *buffer, size_t size, double GBps);
 /* "1.00x", "6.18x", "29.5x", "112x", "1,234x" (3 significant digits; below
  * 0.01 too). */
 void human_ratio(char *buffer, size_t size, double ratio);
-/* Four significant digits ("0.8333", "1.75", "1e-06" only off the scale). */
+/* Four significant digits ("0.8333", "1.75", "1e-06" only off the scale);
+ * from 10,000 to 1e15 a whole number with grouped digits ("13,333"). */
 void human_number(char *buffer, size_t size, double value);
 /* Thousands grouped: 1048576 -> "1,048,576". */
 void human_integer(char *buffer, size_t size, long long value);

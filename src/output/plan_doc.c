@@ -2,6 +2,7 @@
 #include "plan_doc.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "findings_doc.h"
 #include "human.h"
@@ -28,6 +29,52 @@ static const record_schema ITEM_SCHEMA = {"collectives",
                                           sizeof ITEM_COLUMNS / sizeof ITEM_COLUMNS[0],
                                           ITEM_COLUMNS};
 
+/* The plan in one record, for scripts: CSV carries it (the document's first
+ * machine list), its collectives nested; JSON has it beside the query. */
+static const record_column SUMMARY_COLUMNS[] = {
+    {"model", "model", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"phase", "phase", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"tokens", "tokens", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"tp", "TP", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"cp", "CP", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"ep", "EP", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"pp", "PP", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"dp", "DP", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"gpus", "GPUs", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"nodes", "nodes", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"context", "context", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"sequences", "sequences", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"weight_bytes_per_gpu", "weights", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    {"kv_bytes_per_gpu", "KV cache", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    {"activation_bytes_per_gpu", "activations", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    {"buffer_bytes_per_gpu", "buffers", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    {"optimizer_bytes_per_gpu", "optimizer", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    {"memory_bytes_per_gpu", "memory/GPU", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    {"memory_capacity_bytes", "usable", FIELD_BYTES, COLUMN_MACHINE, NULL},
+    {"memory_checked", "checked", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"fits", "fits", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"max_tokens", "most tokens", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"max_context", "most context", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"compute_modeled", "compute modeled", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"flops_type", "FLOP type", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"compute_us", "compute", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"compute_flops_us", "FLOP-bound", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"compute_memory_us", "memory-bound", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"bubble_us", "bubble", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"comm_us", "communication", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"exposed_us", "exposed", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"step_us", "step", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"token_latency_us", "per token", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"tokens_per_s_per_gpu", "tok/s/GPU", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"comm_share", "comm share", FIELD_NUMBER, COLUMN_MACHINE, NULL},
+    {"verdict", "verdict", FIELD_TEXT, COLUMN_MACHINE, NULL},
+    {"errors", "errors", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"warnings", "warnings", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"collectives", "collectives", FIELD_RECORDS, COLUMN_MACHINE, &ITEM_SCHEMA},
+};
+static const record_schema SUMMARY_SCHEMA = {
+    "plan", sizeof SUMMARY_COLUMNS / sizeof SUMMARY_COLUMNS[0], SUMMARY_COLUMNS};
+
 static const record_column CANDIDATE_COLUMNS[] = {
     {"rank", "rank", FIELD_INT, COLUMN_BOTH, NULL},
     {"tp", "TP", FIELD_INT, COLUMN_BOTH, NULL},
@@ -38,7 +85,7 @@ static const record_column CANDIDATE_COLUMNS[] = {
     {"memory_bytes_per_gpu", "memory/GPU", FIELD_BYTES, COLUMN_BOTH, NULL},
     {"step_us", "step", FIELD_TIME_US, COLUMN_BOTH, NULL},
     {"tokens_per_s_per_gpu", "tok/s/GPU", FIELD_NUMBER, COLUMN_BOTH, NULL},
-    {"within_budget", "budget", FIELD_TEXT, COLUMN_BOTH, NULL},
+    {"budget", "budget", FIELD_TEXT, COLUMN_BOTH, NULL}, /* within, OVER; absent without one */
     {"peak_tokens", "peak tokens", FIELD_INT, COLUMN_BOTH, NULL},
     {"peak_step_us", "peak step", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"peak_tokens_per_s_per_gpu", "peak tok/s/GPU", FIELD_NUMBER, COLUMN_BOTH, NULL},
@@ -53,9 +100,9 @@ static const record_column CANDIDATE_COLUMNS[] = {
 static const record_schema CANDIDATE_SCHEMA = {
     "plans", sizeof CANDIDATE_COLUMNS / sizeof CANDIDATE_COLUMNS[0], CANDIDATE_COLUMNS};
 
-static void add_items(document *doc, const collcalc_plan_result *r)
+/* The collectives into set (the document's list or the summary's nested one). */
+static void fill_items(record_set *set, const collcalc_plan_result *r)
 {
-    record_set *set = doc_records(doc, &ITEM_SCHEMA);
     for (size_t i = 0; i < r->item_count; i++) {
         const collcalc_plan_item *it = &r->items[i];
         record_begin(set);
@@ -78,6 +125,63 @@ static void add_items(document *doc, const collcalc_plan_result *r)
         if (it->crosses_node)
             records_mark(set, record_count(set) - 1, "<- crosses the node boundary");
     }
+}
+
+static void add_summary(document *doc, const collcalc_plan_query *q, const collcalc_plan_result *r,
+                        const char *verdict)
+{
+    record_set *set = doc_records(doc, &SUMMARY_SCHEMA);
+    records_machine_only(set);
+    record_begin(set);
+    record_text(set, "model", q->model->name);
+    record_text(set, "phase", collcalc_workload_name(q->workload));
+    record_int(set, "tokens", (long long)q->tokens);
+    const int degrees[] = {q->tp, q->cp, q->ep, q->pp, q->dp};
+    const char *const names[] = {"tp", "cp", "ep", "pp", "dp"};
+    for (size_t i = 0; i < 5; i++)
+        record_int(set, names[i], degrees[i]);
+    record_int(set, "gpus", r->gpus);
+    record_int(set, "nodes", r->nodes);
+    record_int(set, "context", (long long)r->context);
+    record_int(set, "sequences", (long long)r->sequences);
+    record_number(set, "weight_bytes_per_gpu", r->weight_bytes_per_gpu);
+    record_number(set, "kv_bytes_per_gpu", r->kv_bytes_per_gpu);
+    record_number(set, "activation_bytes_per_gpu", r->activation_bytes_per_gpu);
+    record_number(set, "buffer_bytes_per_gpu", r->buffer_bytes_per_gpu);
+    record_number(set, "optimizer_bytes_per_gpu", r->optimizer_bytes_per_gpu);
+    record_number(set, "memory_bytes_per_gpu", r->memory_bytes_per_gpu);
+    record_bool(set, "memory_checked", r->memory_checked);
+    if (r->memory_checked) {
+        record_number(set, "memory_capacity_bytes", r->memory_capacity_bytes);
+        record_int(set, "max_tokens", (long long)r->max_tokens);
+        record_int(set, "max_context", (long long)r->max_context);
+    }
+    record_bool(set, "fits", r->fits);
+    record_bool(set, "compute_modeled", r->compute_modeled);
+    if (r->compute_modeled) {
+        record_text(set, "flops_type", collcalc_gpu_flops_type_name(r->flops_type));
+        record_number(set, "compute_us", r->compute_us);
+        record_number(set, "compute_flops_us", r->compute_flops_us);
+        record_number(set, "compute_memory_us", r->compute_memory_us);
+        record_number(set, "bubble_us", r->bubble_us);
+        record_number(set, "step_us", r->step_us);
+        record_number(set, "token_latency_us", r->token_latency_us);
+        record_number(set, "tokens_per_s_per_gpu", r->tokens_per_s_per_gpu);
+        record_number(set, "comm_share", r->comm_share);
+    }
+    record_number(set, "comm_us", r->comm_us);
+    record_number(set, "exposed_us", r->exposed_us);
+    record_text(set, "verdict", verdict);
+    int errors = 0, warnings = 0;
+    for (size_t i = 0; i < r->findings.count; i++) {
+        errors += r->findings.items[i].severity == COLLCALC_SEVERITY_ERROR;
+        warnings += r->findings.items[i].severity == COLLCALC_SEVERITY_WARNING;
+    }
+    record_int(set, "errors", errors);
+    record_int(set, "warnings", warnings);
+    record_set *items = record_nested(set, &ITEM_SCHEMA);
+    fill_items(items, r);
+    record_set_records(set, "collectives", items);
 }
 
 /* The memory per GPU, what it is made of, and what fits. */
@@ -174,11 +278,14 @@ static void plan_step_text(document *doc, const collcalc_plan_query *q,
              step, compute, flops, memory, collcalc_gpu_flops_type_name(r->flops_type),
              collcalc_gpu_tflops(q->gpu, r->flops_type, NULL), q->gpu->memory_GBps, eff, bubble,
              comm);
-    char latency[32];
+    char latency[32], rate[32];
     human_time_us(latency, sizeof latency, r->token_latency_us);
-    doc_text(doc, "%s %s, %.4g tokens/s per GPU, communication %.0f %% of the step",
-             q->workload == COLLCALC_WORKLOAD_DECODE ? "time per output token" : "time per step",
-             latency, r->tokens_per_s_per_gpu, 100.0 * r->comm_share);
+    human_number(rate, sizeof rate, r->tokens_per_s_per_gpu);
+    doc_text(doc, "%s %s, %s tokens/s per GPU, communication %.0f %% of the step",
+             q->workload == COLLCALC_WORKLOAD_DECODE    ? "time per output token"
+             : q->workload == COLLCALC_WORKLOAD_PREFILL ? "time to first token (the step)"
+                                                        : "time per step",
+             latency, rate, 100.0 * r->comm_share);
 }
 
 document *plan_doc(const char *command, const collcalc_plan_query *q,
@@ -230,6 +337,9 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
     doc_query_int(doc, "max_context", (long long)r->max_context);
     doc_query_bool(doc, "compute_modeled", r->compute_modeled);
     doc_query_number(doc, "compute_us", FIELD_TIME_US, r->compute_us);
+    doc_query_number(doc, "compute_flops_us", FIELD_TIME_US, r->compute_flops_us);
+    doc_query_number(doc, "compute_memory_us", FIELD_TIME_US, r->compute_memory_us);
+    doc_query_number(doc, "bubble_us", FIELD_TIME_US, r->bubble_us);
     doc_query_number(doc, "step_us", FIELD_TIME_US, r->step_us);
     doc_query_number(doc, "token_latency_us", FIELD_TIME_US, r->token_latency_us);
     doc_query_number(doc, "tokens_per_s_per_gpu", FIELD_NUMBER, r->tokens_per_s_per_gpu);
@@ -238,11 +348,15 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
                                    : worst == COLLCALC_SEVERITY_WARNING ? "warning"
                                                                         : "ok");
 
+    add_summary(doc, q, r, worst == COLLCALC_SEVERITY_ERROR     ? "violation"
+                           : worst == COLLCALC_SEVERITY_WARNING ? "warning"
+                                                                : "ok");
     char a[32], b[32], c[32];
-    doc_text(doc, "%s %s, %llu tokens per step, %s: TP %d x CP %d x EP %d x PP %d x DP %d = %d GPUs "
+    doc_text(doc, "%s %s, %llu tokens per step, %s: TP %d x CP %d x EP %d x PP %d x DP %d = %d GPU%s "
                   "on %d node%s of %d (rank order %s)",
              q->model->name, collcalc_workload_name(q->workload), (unsigned long long)q->tokens,
-             collcalc_dtype_name(q->dtype), q->tp, q->cp, q->ep, q->pp, q->dp, r->gpus, r->nodes,
+             collcalc_dtype_name(q->dtype), q->tp, q->cp, q->ep, q->pp, q->dp, r->gpus,
+             r->gpus == 1 ? "" : "s", r->nodes,
              r->nodes == 1 ? "" : "s", q->cluster.gpus_per_node, r->rank_order);
     doc_text(doc, "collectives costed with %s", q->costing.fn != NULL
                                                    ? "NCCL's tuner on the platform (all-to-all and "
@@ -250,7 +364,7 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
                                                    : "the alpha-beta model (fastest algorithm NCCL "
                                                      "runs)");
     doc_text(doc, "%s", "");
-    add_items(doc, r);
+    fill_items(doc_records(doc, &ITEM_SCHEMA), r);
     human_time_us(a, sizeof a, r->comm_us);
     human_time_us(b, sizeof b, r->exposed_us);
     human_time_us(c, sizeof c, r->latency_us);
@@ -288,11 +402,19 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
     doc_query_text(doc, "goal", collcalc_plan_goal_name(q->goal));
     doc_query_number(doc, "latency_budget_us", FIELD_TIME_US, q->latency_budget_us);
     bool compute = q->gpu != NULL;
-    doc_text(doc, "%s %s, %llu tokens per step on %d GPUs (%d per node): %zu factorizations "
+    char kept[64] = "";
+    const int given[] = {q->tp, q->cp, q->ep, q->pp, q->dp};
+    for (int d = 0; d < (int)COLLCALC_DIM_COUNT; d++)
+        if (d != COLLCALC_DIM_CP && (q->search_fixed & (1u << d))) {
+            size_t used = strlen(kept);
+            snprintf(kept + used, sizeof kept - used, "%s%s %d", used > 0 ? ", " : " with ",
+                     collcalc_dim_name((collcalc_dim)d), given[d]);
+        }
+    doc_text(doc, "%s %s, %llu tokens per step on %d GPUs (%d per node): %zu factorization%s%s "
                   "costed, best %zu: plans that fit in memory first, then without an "
                   "error-level violation%s, then by %s",
              q->model->name, collcalc_workload_name(q->workload), (unsigned long long)q->tokens,
-             q->cluster.gpus, q->cluster.gpus_per_node, total, count,
+             q->cluster.gpus, q->cluster.gpus_per_node, total, total == 1 ? "" : "s", kept, count,
              q->latency_budget_us > 0 ? ", within the latency budget" : "",
              !compute ? "exposed communication per step (no GPU figures: compute not modeled)"
              : q->goal == COLLCALC_GOAL_THROUGHPUT
@@ -319,15 +441,16 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
         record_int(set, "dp", c->dp);
         record_text(set, "fits", !c->memory_checked ? "unchecked" : c->fits ? "yes" : "no");
         record_number(set, "memory_bytes_per_gpu", c->memory_bytes_per_gpu);
-        record_number(set, "step_us", c->step_us);
-        record_number(set, "tokens_per_s_per_gpu", c->tokens_per_s_per_gpu);
-        record_text(set, "within_budget", !(q->latency_budget_us > 0) ? "-"
-                                          : c->within_budget          ? "within"
-                                                                      : "OVER");
-        record_int(set, "peak_tokens", (long long)c->peak_tokens);
-        record_number(set, "peak_step_us", c->peak_step_us);
-        record_number(set, "peak_tokens_per_s_per_gpu", c->peak_tokens_per_s_per_gpu);
-        record_number(set, "comm_share", c->comm_share);
+        if (c->compute_modeled) {
+            record_number(set, "step_us", c->step_us);
+            record_number(set, "tokens_per_s_per_gpu", c->tokens_per_s_per_gpu);
+            record_int(set, "peak_tokens", (long long)c->peak_tokens);
+            record_number(set, "peak_step_us", c->peak_step_us);
+            record_number(set, "peak_tokens_per_s_per_gpu", c->peak_tokens_per_s_per_gpu);
+            record_number(set, "comm_share", c->comm_share);
+        }
+        if (q->latency_budget_us > 0)
+            record_text(set, "budget", c->within_budget ? "within" : "OVER");
         record_number(set, "comm_us", c->comm_us);
         record_number(set, "exposed_us", c->exposed_us);
         record_text(set, "dominant", collcalc_dominant_name(c->dominant));

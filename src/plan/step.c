@@ -374,6 +374,13 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
     roofline rf;
     memset(&rf, 0, sizeof rf);
     rf.peak_dense = collcalc_gpu_tflops(q->gpu, flops_type_of(fd), &r->flops_type) * 1e12 * eff;
+    if (r->flops_type != flops_type_of(fd))
+        collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_INFO, "flops-fallback",
+                              "expect the narrower type to save memory and bandwidth, not FLOPs",
+                              "%s has no %s tensor-core figure: the GEMMs are costed at its %s "
+                              "FLOP/s", q->gpu->name,
+                              collcalc_gpu_flops_type_name(flops_type_of(fd)),
+                              collcalc_gpu_flops_type_name(r->flops_type));
     rf.peak_expert = collcalc_gpu_tflops(q->gpu, flops_type_of(fe), NULL) * 1e12 * eff;
     rf.bandwidth = q->gpu->memory_GBps * 1e9 * eff;
 

@@ -26,7 +26,7 @@ info    the step's communication is latency-bound: 6300.0 us of fixed cost vs 37
 [stderr] collcalc plan: --strict: 1 error finding (weights-exceed-memory)
 [exit 3]
 $ collcalc plan --model llama-3-70b --tokens 8k --context 32k --tp 8 --platform hgx-h100 --format json
-{"schema_version":1,"command":"plan","query":{"model":"llama-3-70b","phase":"decode","tokens":8192,"dtype":"bf16","tp":8,"pp":1,"ep":1,"dp":1,"cp":1,"sp":false,"rank_order":"tp,cp,ep,pp,dp","gpus":8,"gpus_per_node":8,"nodes":1,"intra_link":"nvlink4","inter_link":"ib-ndr","overlap":0,"sm_slowdown":1,"comm_us":97952.40960000001,"exposed_us":97952.40960000001,"floor_us":97952.40960000001,"latency_us":4000,"bandwidth_us":93952.40960000001,"dominant":"bandwidth","cost_model":"nccl","cross_node_fixed_us":0,"weight_dtype":"bf16","kv_dtype":"bf16","context":32768,"gpu":"H100 SXM","memory_bytes_per_gpu":11014214361216,"weight_bytes_per_gpu":17650000000,"kv_bytes_per_gpu":10995116277760,"activation_bytes_per_gpu":1179648000,"buffer_bytes_per_gpu":268435456,"memory_capacity_bytes":72000000000,"memory_checked":true,"fits":false,"max_tokens":40,"max_context":157,"compute_modeled":true,"compute_us":3425988.7366052726,"step_us":3523941.1462052725,"token_latency_us":3523941.1462052725,"tokens_per_s_per_gpu":290.5837406231049,"comm_share":0.027796267172475134,"verdict":"violation"},"collectives":[{"kind":"tp-allreduce","group_size":8,"nodes":1,"crosses_node":false,"link":"nvlink4","algorithm":"nvls","count_per_layer":2,"count_per_step":160,"message_bytes":134217728,"latency_us_each":25,"bandwidth_us_each":587.2025600000001,"time_us_each":612.2025600000001,"total_us":97952.40960000001,"hidden_fraction":0,"exposed_us":97952.40960000001,"dominant":"bandwidth"}],"findings":[{"severity":"error","code":"memory-exceeded","message":"needs 11014.2 GB per GPU (weights 17.6, KV cache 10995.1, activations 1.2, buffers 0.3), more than the 72.0 GB usable","next_step":"serve fewer tokens per step, shorten the context, or shard further","lines":""}],"notes":[]}
+{"schema_version":1,"command":"plan","query":{"model":"llama-3-70b","phase":"decode","tokens":8192,"dtype":"bf16","tp":8,"pp":1,"ep":1,"dp":1,"cp":1,"sp":false,"rank_order":"tp,cp,ep,pp,dp","gpus":8,"gpus_per_node":8,"nodes":1,"intra_link":"nvlink4","inter_link":"ib-ndr","overlap":0,"sm_slowdown":1,"comm_us":97952.40960000001,"exposed_us":97952.40960000001,"floor_us":97952.40960000001,"latency_us":4000,"bandwidth_us":93952.40960000001,"dominant":"bandwidth","cost_model":"nccl","cross_node_fixed_us":0,"weight_dtype":"bf16","kv_dtype":"bf16","context":32768,"gpu":"H100 SXM","memory_bytes_per_gpu":11014214361216,"weight_bytes_per_gpu":17650000000,"kv_bytes_per_gpu":10995116277760,"activation_bytes_per_gpu":1179648000,"buffer_bytes_per_gpu":268435456,"memory_capacity_bytes":72000000000,"memory_checked":true,"fits":false,"max_tokens":40,"max_context":157,"compute_modeled":true,"compute_us":3425988.7366052726,"compute_flops_us":143864.47458736203,"compute_memory_us":3282124.2620179104,"bubble_us":0,"step_us":3523941.1462052725,"token_latency_us":3523941.1462052725,"tokens_per_s_per_gpu":290.5837406231049,"comm_share":0.027796267172475134,"verdict":"violation"},"plan":[{"model":"llama-3-70b","phase":"decode","tokens":8192,"tp":8,"cp":1,"ep":1,"pp":1,"dp":1,"gpus":8,"nodes":1,"context":32768,"sequences":8192,"weight_bytes_per_gpu":17650000000,"kv_bytes_per_gpu":10995116277760,"activation_bytes_per_gpu":1179648000,"buffer_bytes_per_gpu":268435456,"optimizer_bytes_per_gpu":0,"memory_bytes_per_gpu":11014214361216,"memory_capacity_bytes":72000000000,"memory_checked":true,"fits":false,"max_tokens":40,"max_context":157,"compute_modeled":true,"flops_type":"bf16","compute_us":3425988.7366052726,"compute_flops_us":143864.47458736203,"compute_memory_us":3282124.2620179104,"bubble_us":0,"comm_us":97952.40960000001,"exposed_us":97952.40960000001,"step_us":3523941.1462052725,"token_latency_us":3523941.1462052725,"tokens_per_s_per_gpu":290.5837406231049,"comm_share":0.027796267172475134,"verdict":"violation","errors":1,"warnings":0,"collectives":[{"kind":"tp-allreduce","group_size":8,"nodes":1,"crosses_node":false,"link":"nvlink4","algorithm":"nvls","count_per_layer":2,"count_per_step":160,"message_bytes":134217728,"latency_us_each":25,"bandwidth_us_each":587.2025600000001,"time_us_each":612.2025600000001,"total_us":97952.40960000001,"hidden_fraction":0,"exposed_us":97952.40960000001,"dominant":"bandwidth"}]}],"collectives":[{"kind":"tp-allreduce","group_size":8,"nodes":1,"crosses_node":false,"link":"nvlink4","algorithm":"nvls","count_per_layer":2,"count_per_step":160,"message_bytes":134217728,"latency_us_each":25,"bandwidth_us_each":587.2025600000001,"time_us_each":612.2025600000001,"total_us":97952.40960000001,"hidden_fraction":0,"exposed_us":97952.40960000001,"dominant":"bandwidth"}],"findings":[{"severity":"error","code":"memory-exceeded","message":"needs 11014.2 GB per GPU (weights 17.6, KV cache 10995.1, activations 1.2, buffers 0.3), more than the 72.0 GB usable","next_step":"serve fewer tokens per step, shorten the context, or shard further","lines":""}],"notes":[]}
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --top 4
 llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 4: plans that fit in memory first, then without an error-level violation, then by peak tokens/s per GPU (at the most tokens per step that fit)
 
@@ -114,7 +114,7 @@ $ collcalc plan --model llama-3-70b --tokens 256 --tp 8 --platform hgx-h100 --to
 [stderr] collcalc plan: --top: ranks the plans of --search (see 'collcalc plan --help')
 [exit 2]
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --tp 4
-llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 3 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, then by peak tokens/s per GPU (at the most tokens per step that fit)
+llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 3 factorizations with tp 4 costed, best 3: plans that fit in memory first, then without an error-level violation, then by peak tokens/s per GPU (at the most tokens per step that fit)
 
 rank  TP  EP  PP  DP  fits  memory/GPU     step  tok/s/GPU  budget  peak tokens  peak tok/s/GPU  comm/step  exposed  errors  warnings  violations
    1   4   1   1   4  yes      57.1 GB  20.2 ms      792.1  -               432            1045    3.42 ms  3.42 ms       0         0  
@@ -154,7 +154,7 @@ memory per GPU 18.3 GB: weights 17.6 GB (bf16, native), KV cache 336 MB (bf16, 1
 fits: 127 GB usable of 141 GB H200 SXM (90 %)
 largest that fits: 901120 tokens per step at 8192 context; context 2660556 at 64 tokens
 step 8.19 ms = compute 3.71 ms (FLOP-bound 86.8 us, memory-bound 3.62 ms; bf16 at 989 TFLOP/s, 4800 GB/s, x 1) + pipeline bubble 0 us + exposed communication 4.48 ms
-time per step 8.19 ms, 976.9 tokens/s per GPU, communication 55 % of the step
+time to first token (the step) 8.19 ms, 976.9 tokens/s per GPU, communication 55 % of the step
 verdict: ok
 
 info    the step's communication is latency-bound: 2400.0 us of fixed cost vs 2082.3 us moving bytes
@@ -171,8 +171,72 @@ memory per GPU 83.6 GB: weights 70.6 GB (bf16, native), KV cache 10.7 GB (bf16, 
 fits: 127 GB usable of 141 GB H200 SXM (90 %)
 largest that fits: 775340 tokens per step at 65536 context; context 329699 at 65536 tokens
 step 1.98 s = compute 1.84 s (FLOP-bound 1.84 s, memory-bound 219 us; bf16 at 989 TFLOP/s, 4800 GB/s, x 1) + pipeline bubble 0 us + exposed communication 132 ms
-time per step 1.98 s, 4144 tokens/s per GPU, communication 7 % of the step
+time to first token (the step) 1.98 s, 4144 tokens/s per GPU, communication 7 % of the step
 verdict: ok
+$ collcalc plan --model llama-3.1-405b --tokens 64 --tp 8 --pp 2 --nodes 2 --platform hgx-h100 --format csv
+model,phase,tokens,tp,cp,ep,pp,dp,gpus,nodes,context,sequences,weight_bytes_per_gpu,kv_bytes_per_gpu,activation_bytes_per_gpu,buffer_bytes_per_gpu,optimizer_bytes_per_gpu,memory_bytes_per_gpu,memory_capacity_bytes,memory_checked,fits,max_tokens,max_context,compute_modeled,flops_type,compute_us,compute_flops_us,compute_memory_us,bubble_us,comm_us,exposed_us,step_us,token_latency_us,tokens_per_s_per_gpu,comm_share,verdict,errors,warnings,collectives
+llama-3.1-405b,decode,64,8,1,1,2,1,16,2,4096,64,50737500000,8455716864,14196736,536870912,0,59744284512,72000000000,true,true,156,10032,true,bf16,17667.723080597014,0,17667.723080597014,22687.81211589113,5050.950368627451,5050.950368627451,45406.485565115596,45406.485565115596,88.09314242706061,0.11123852255387809,ok,0,0,"[{""kind"":""tp-allreduce"",""group_size"":8,""nodes"":1,""crosses_node"":false,""link"":""nvlink4"",""algorithm"":""nvls"",""count_per_layer"":2,""count_per_step"":126,""message_bytes"":2097152,""latency_us_each"":25,""bandwidth_us_each"":14.841976470588236,""time_us_each"":39.841976470588236,""total_us"":5020.089035294118,""hidden_fraction"":0,""exposed_us"":5020.089035294118,""dominant"":""latency""},{""kind"":""pp-sendrecv"",""group_size"":2,""nodes"":2,""crosses_node"":true,""link"":""nvlink4+ib-ndr"",""algorithm"":""direct"",""count_per_layer"":0,""count_per_step"":1,""message_bytes"":262144,""latency_us_each"":25.4,""bandwidth_us_each"":5.461333333333333,""time_us_each"":30.86133333333333,""total_us"":30.86133333333333,""hidden_fraction"":0,""exposed_us"":30.86133333333333,""dominant"":""latency""}]"
+$ collcalc plan --model llama-3-70b --tokens 64 --tp 8 --platform dgx-a100 --dtype fp8
+llama-3-70b decode, 64 tokens per step, fp8: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+
+collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
+tp-allreduce      8      1  nvlink3  ring               2       160   524 kB  25.5 us   4.07 ms  4.07 ms  latency
+
+communication per step 4.07 ms, exposed 4.07 ms (overlap 0%, SM slowdown 1); fixed (latency) part 2.40 ms: latency-bound
+memory per GPU 23.3 GB: weights 17.6 GB (bf16, native), KV cache 5.37 GB (fp8 at 4096 context), activations 6.66 MB, buffers 268 MB
+fits: 36.0 GB usable of 40 GB A100 SXM4 (90 %)
+largest that fits: 215 tokens per step at 4096 context; context 13790 at 64 tokens
+step 18.7 ms = compute 14.6 ms (FLOP-bound 0 us, memory-bound 14.6 ms; bf16 at 312 TFLOP/s, 1555 GB/s, x 1) + pipeline bubble 0 us + exposed communication 4.07 ms
+time per output token 18.7 ms, 427.8 tokens/s per GPU, communication 22 % of the step
+verdict: ok
+
+info    A100 SXM4 has no fp8 tensor-core figure: the GEMMs are costed at its bf16 FLOP/s
+        next: expect the narrower type to save memory and bandwidth, not FLOPs
+info    the step's communication is latency-bound: 2400.0 us of fixed cost vs 1673.9 us moving bytes
+        next: larger batches cost little more communication per step
+$ collcalc plan --model llama-3.1-8b --phase prefill --tokens 64k --platform hgx-h100
+llama-3.1-8b prefill, 65536 tokens per step, bf16: TP 1 x CP 1 x EP 1 x PP 1 x DP 1 = 1 GPU on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+
+collective  group  nodes  link  algorithm  per layer  per step  message  each  per step  exposed  dominant
+
+communication per step 0 us, exposed 0 us (overlap 0%, SM slowdown 1); fixed (latency) part 0 us: bandwidth-bound
+memory per GPU 30.6 GB: weights 16.1 GB (bf16, native), KV cache 8.59 GB (bf16, 1 prompt of 65536 tokens per replica), activations 5.91 GB, buffers 0 B
+fits: 72.0 GB usable of 80 GB H100 SXM (90 %)
+largest that fits: 239459 tokens per step at 65536 context; context 381728 at 65536 tokens
+step 2.06 s = compute 2.06 s (FLOP-bound 2.06 s, memory-bound 314 us; bf16 at 989 TFLOP/s, 3350 GB/s, x 1) + pipeline bubble 0 us + exposed communication 0 us
+time to first token (the step) 2.06 s, 31,769 tokens/s per GPU, communication 0 % of the step
+verdict: ok
+$ collcalc plan --model llama-3-70b --tokens 256 --search --gpus 16 --gpus-per-node 8 --intra nvlink4 --inter ib-ndr --top 3
+llama-3-70b decode, 256 tokens per step on 16 GPUs (8 per node): 15 factorizations costed, best 3: plans that fit in memory first, then without an error-level violation, then by exposed communication per step (no GPU figures: compute not modeled)
+
+rank  TP  EP  PP  DP  fits       memory/GPU  step  tok/s/GPU  budget  peak tokens  peak tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   1   1   1  16  unchecked      163 GB     -          -  -                 -               -       0 us     0 us       0         0  
+   2   1   1   2   8  unchecked     92.4 GB     -          -  -                 -               -    3.17 us  3.17 us       0         0  
+   3   1   1   4   4  unchecked     57.1 GB     -          -  -                 -               -    13.0 us  13.0 us       0         0  
+$ collcalc plan --model llama-3-70b --tokens 64 --tp 16 --platform hgx-h100 --overlap 1
+llama-3-70b decode, 64 tokens per step, bf16: TP 16 x CP 1 x EP 1 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+
+collective    group  nodes  link            algorithm  per layer  per step  message     each  per step  exposed  dominant
+tp-allreduce     16      2  nvlink4+ib-ndr  tree               2       160  1.05 MB  58.6 us   9.37 ms  3.57 ms  latency   <- crosses the node boundary
+
+communication per step 9.37 ms, exposed 3.57 ms (overlap 100%, SM slowdown 1); fixed (latency) part 7.76 ms: latency-bound
+a group crosses the node boundary: each of its collectives costs at least 48.5 us
+memory per GPU 19.8 GB: weights 8.82 GB (bf16, native), KV cache 10.7 GB (bf16 at 4096 context), activations 6.71 MB, buffers 268 MB
+fits: 72.0 GB usable of 80 GB H100 SXM (90 %)
+largest that fits: 374 tokens per step at 4096 context; context 23994 at 64 tokens
+step 9.37 ms = compute 5.80 ms (FLOP-bound 0 us, memory-bound 5.80 ms; bf16 at 989 TFLOP/s, 3350 GB/s, x 1) + pipeline bubble 0 us + exposed communication 3.57 ms
+time per output token 9.37 ms, 427 tokens/s per GPU, communication 38 % of the step
+verdict: violation
+
+error   TP crosses the node boundary: TP=16 spans 2 nodes of 8 GPUs, so each of its 160 collectives per step pays 48.5 us of fixed cost over the network
+        next: keep TP inside one NVLink domain and scale out with PP, EP or DP
+warning tp 16 exceeds llama-3-70b's 8 KV heads: each KV head is replicated on 2 ranks (KV memory x2)
+        next: keep tp <= kv_heads, or accept the extra KV memory
+info    the step's communication is latency-bound: 7760.0 us of fixed cost vs 1608.7 us moving bytes
+        next: larger batches cost little more communication per step
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --tp 4 --pp 8
 [stderr] collcalc plan: tp 4 x pp 8 does not divide the 16 GPUs (see 'collcalc plan --help')
 [exit 2]
