@@ -26,18 +26,16 @@ static int plan_query(cli_context *ctx, collcalc_plan_query *q)
         code = cli_dtype(ctx, OPT_DTYPE, COLLCALC_DTYPE_BF16, &q->dtype);
     static const option_id DEGREES[] = {OPT_TP, OPT_CP, OPT_EP, OPT_PP, OPT_DP}; /* dim order */
     int *fields[] = {&q->tp, &q->cp, &q->ep, &q->pp, &q->dp};
-    for (size_t i = 0; code == 0 && i < 5; i++) {
-        code = plan_degree(ctx, DEGREES[i], fields[i]);
-        q->search_fixed |= arg_given(&ctx->args, DEGREES[i]) ? 1u << i : 0u;
-    }
+    for (size_t i = 0; code == 0 && i < 5; i++)
+        if ((code = plan_degree(ctx, DEGREES[i], fields[i])) == 0 && arg_given(&ctx->args, DEGREES[i]))
+            q->search_fixed |= 1u << i; /* --search keeps it */
     q->sp = arg_given(&ctx->args, OPT_SP);
     const char *order = arg_value(&ctx->args, OPT_ORDER);
     if (code == 0 && order != NULL && collcalc_dim_order_parse(order, q->order, &diag) != COLLCALC_OK)
         code = cli_usage_error(ctx, "--order", "%s", diag.message);
-    double overlap = 0.0;
     if (code == 0)
-        code = plan_fraction(ctx, OPT_OVERLAP, &overlap);
-    q->overlap_tp = q->overlap_ep = overlap;
+        code = plan_fraction(ctx, OPT_OVERLAP, &q->overlap_tp);
+    q->overlap_ep = q->overlap_tp;
     if (code == 0)
         code = plan_factor(ctx, OPT_SM_SLOWDOWN, &q->sm_slowdown);
     long value = 0;
@@ -62,20 +60,17 @@ static int plan_query(cli_context *ctx, collcalc_plan_query *q)
         code = cli_usage_error(ctx, "--platform",
                                "missing: the cluster, e.g. --platform hgx-h100 --nodes 2 (or "
                                "--gpus-per-node, --intra, --inter)");
-    /* Each degree is at most 1,000,000; their product is checked in double
-     * before it becomes a GPU count (no signed overflow). */
+    /* The degrees' product checked in double before it is a GPU count (no overflow). */
+    bool search = arg_given(&ctx->args, OPT_SEARCH);
     double product = (double)q->tp * q->pp * q->ep * q->dp * q->cp;
-    if (code == 0 && product > 1000000.0 && !arg_given(&ctx->args, OPT_SEARCH))
+    if (code == 0 && product > 1000000.0 && !search)
         code = cli_usage_error(ctx, "--tp",
                                "tp x pp x ep x dp x cp = %.0f GPUs: at most 1000000 (got tp %d, "
                                "pp %d, ep %d, dp %d, cp %d)", product, q->tp, q->pp, q->ep, q->dp,
                                q->cp);
-    long gpus = code == 0 && product <= 1000000.0 ? (long)product : 1;
-    if (code == 0 && arg_given(&ctx->args, OPT_SEARCH)) {
-        if (!arg_given(&ctx->args, OPT_GPUS) && !arg_given(&ctx->args, OPT_NODES))
-            code = cli_usage_error(ctx, "--search", "needs the GPUs to split: --gpus N or --nodes N");
-        gpus = 1;
-    }
+    long gpus = code == 0 && product <= 1000000.0 && !search ? (long)product : 1;
+    if (code == 0 && search && !arg_given(&ctx->args, OPT_GPUS) && !arg_given(&ctx->args, OPT_NODES))
+        code = cli_usage_error(ctx, "--search", "needs the GPUs to split: --gpus N or --nodes N");
     bool single = false;
     collcalc_bw_basis basis;
     if (code == 0)
@@ -107,7 +102,7 @@ static int plan_query(cli_context *ctx, collcalc_plan_query *q)
     if (code == 0)
         code = cli_time(ctx, OPT_LATENCY_BUDGET, &q->latency_budget_us);
     static const option_id SEARCH_ONLY[] = {OPT_GOAL, OPT_LATENCY_BUDGET, OPT_TOP};
-    for (size_t i = 0; code == 0 && i < 3 && !arg_given(&ctx->args, OPT_SEARCH); i++)
+    for (size_t i = 0; code == 0 && i < 3 && !search; i++)
         if (arg_given(&ctx->args, SEARCH_ONLY[i]))
             code = cli_usage_error(ctx, cli_spelled(ctx, SEARCH_ONLY[i]), "ranks the plans of --search");
     return code;
