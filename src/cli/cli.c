@@ -464,10 +464,10 @@ static const command_spec COMMANDS[] = {
      "backend's efficiency and per-transfer costs; --budget says whether it fits.\n"
      "--tokens is one request's prompt (8k = 8192). Paths: each prefill GPU ships\n"
      "its shard on the NICs its backend drives (nccl: the GPU's own; nixl: one;\n"
-     "mooncake: those at PCIe distance; tcp: any of the node's, through host memory,\n"
-     "CPU-capped); over NVLink when prefill and decode share an NVLink domain\n"
-     "(--kv-path); through host memory with --no-gdr; a --decode-tp other than --tp\n"
-     "re-shards (each decode GPU pulls its heads from the prefill GPUs holding them).",
+     "mooncake: its rail, with --topo all at equal shares; tcp: any of the node's,\n"
+     "through host memory, CPU-capped, never NVLink); NVLink when prefill and decode\n"
+     "share an NVLink domain (--kv-path); host-memory copies with --no-gdr; another\n"
+     "--decode-tp re-shards (each decode GPU pulls its heads from the prefill GPUs).",
      KV_GROUPS, KV_EXAMPLES, -1},
     {"models", cmd_models, "the model shapes plan, moe and kv know", "[--model M] [options]",
      "Lists the model shapes (layers, hidden size, heads, KV heads, head dim, FFN,\n"
