@@ -444,8 +444,9 @@ typedef enum {
     COLLCALC_GOAL_THROUGHPUT = 0, /* the most tokens/s per GPU the plan can serve: at the
                                      largest tokens per step that fit in memory (and, with a
                                      latency budget, keep the step within it), highest first */
-    COLLCALC_GOAL_LATENCY         /* the step at the given tokens (time per output token in
-                                     decode, time to first token in prefill), lowest first */
+    COLLCALC_GOAL_LATENCY         /* at the given tokens: time per output token in decode (the
+                                     step), time to first token in prefill (chunks x step),
+                                     lowest first */
 } collcalc_plan_goal;
 
 /* "throughput", "latency". Static. */
@@ -536,7 +537,8 @@ typedef struct {
     const collcalc_gpu *gpu;   /* FLOP/s and memory bandwidth (borrowed); NULL = no compute */
     double compute_efficiency; /* fraction of peak FLOP/s and bandwidth reached, (0, 1]; 0 = 1 */
     /* Search ranking (collcalc_plan_search): the goal, and a step-time
-     * budget (0 = none) plans over it rank after those within it. */
+     * budget on token_latency_us (time to first token in prefill; 0 =
+     * none): plans over it rank after those within it. */
     collcalc_plan_goal goal;
     double latency_budget_us;
     /* Degrees the search keeps at the template's value (bit 1 << dim, e.g.
@@ -585,6 +587,11 @@ typedef struct {
                                       prompt length) and attention runs over */
     uint64_t sequences;            /* sequences one attention slice holds KV for (decode:
                                       its tokens; prefill: ceil(its tokens / context)) */
+    uint64_t chunks;               /* prefill: steps one prompt takes, ceil(context / a slice's
+                                      tokens) when the slice holds less than a prompt (chunked
+                                      prefill: each slice prefills its own prompt), else 1 */
+    uint64_t prompts;              /* prefill: prompts in flight, dp x ep x sequences (a chunked
+                                      slice holds one); 0 otherwise */
     double kv_bytes_per_gpu;
     double activation_bytes_per_gpu;
     double buffer_bytes_per_gpu;   /* communication buffers (NCCL, DeepEP) */
@@ -603,7 +610,9 @@ typedef struct {
     double bubble_us;              /* pipeline fill and drain */
     double exposed_comm_us;        /* communication not hidden behind compute */
     double step_us;                /* compute + bubble + exposed communication */
-    double token_latency_us;       /* decode: time per output token (= step); prefill: step */
+    double token_latency_us;       /* decode: time per output token (= step); prefill: time to
+                                      first token = chunks x step (every chunk costed as the
+                                      mean one, doc/MODEL.md); train: the step */
     double tokens_per_s_per_gpu;   /* tokens of the step / step / GPUs */
     double comm_share;             /* exposed communication / step */
     collcalc_gpu_flops_type flops_type; /* the tensor type whose FLOP/s were used */
@@ -644,9 +653,12 @@ typedef struct {
     double memory_bytes_per_gpu;
     bool compute_modeled;
     double step_us;           /* step time (exposed communication alone without compute) */
+    double token_latency_us;  /* what --goal latency ranks: the step; prefill: time to first
+                                 token (chunks x step) */
+    uint64_t chunks;          /* prefill: steps one prompt takes */
     double tokens_per_s_per_gpu;
     double comm_share;
-    bool within_budget;       /* step_us <= latency_budget_us (true without a budget) */
+    bool within_budget;       /* token_latency_us <= latency_budget_us (true without one) */
     /* Throughput at capacity (compute modeled and memory checked; else the
      * figures at the given tokens): the largest tokens per step that fit,
      * lowered until the step meets the latency budget if one is given. */
@@ -664,8 +676,8 @@ typedef struct {
  * product must divide gpus: else COLLCALC_ERR_INVALID naming them). Ranked: plans that fit in memory first, then those without
  * an error-level finding, then those within the latency budget, then by
  * the goal (throughput: peak tokens/s per GPU, at the largest tokens per
- * step that fit and meet the budget; latency: step time at the given
- * tokens; without a GPU's compute figures, exposed communication per step),
+ * step that fit and meet the budget; latency: token_latency_us at the
+ * given tokens, the time to first token in prefill; without a GPU's compute figures, exposed communication per step),
  * then by tp, ep, pp. The best `capacity` go to out[0..*out_count); *out_total
  * counts every factorization costed. gpus 1..1,000,000. */
 collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, int gpus,

@@ -202,10 +202,10 @@ static const option_def DEFS[OPT_COUNT] = {
                      "(prefill, default --tokens; DP splits prompts); 8k = 8192"},
     [OPT_GOAL] = {OPT_GOAL, "goal", NULL, 0, "G",
                   "with --search, rank by throughput (default: tokens/s per GPU at\n"
-                  "the largest batch that fits) or latency (the step at --tokens)"},
+                  "the largest batch that fits) or latency (at --tokens; TTFT in prefill)"},
     [OPT_LATENCY_BUDGET] = {OPT_LATENCY_BUDGET, "latency-budget", NULL, 0, "TIME",
-                            "with --search, plans slower per step are marked OVER and\n"
-                            "rank after those within it; caps the peak batch, e.g. 50ms"},
+                            "with --search, plans slower (step; prefill TTFT) are OVER,\n"
+                            "ranked after those within; caps the peak batch, e.g. 50ms"},
     [OPT_DECODE_TP] = {OPT_DECODE_TP, "decode-tp", NULL, 0, "N",
                        "the decode instance's TP degree (default: --tp; divides the\n"
                        "heads); another degree re-shards the KV on the way"},

@@ -44,6 +44,8 @@ static const record_column SUMMARY_COLUMNS[] = {
     {"nodes", "nodes", FIELD_INT, COLUMN_MACHINE, NULL},
     {"context", "context", FIELD_INT, COLUMN_MACHINE, NULL},
     {"sequences", "sequences", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"chunks", "chunks", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"prompts", "prompts", FIELD_INT, COLUMN_MACHINE, NULL},
     {"weight_bytes_per_gpu", "weights", FIELD_BYTES, COLUMN_MACHINE, NULL},
     {"kv_bytes_per_gpu", "KV cache", FIELD_BYTES, COLUMN_MACHINE, NULL},
     {"activation_bytes_per_gpu", "activations", FIELD_BYTES, COLUMN_MACHINE, NULL},
@@ -65,6 +67,7 @@ static const record_column SUMMARY_COLUMNS[] = {
     {"exposed_us", "exposed", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"step_us", "step", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"token_latency_us", "per token", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"ttft_us", "TTFT", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"tokens_per_s_per_gpu", "tok/s/GPU", FIELD_NUMBER, COLUMN_MACHINE, NULL},
     {"comm_share", "comm share", FIELD_NUMBER, COLUMN_MACHINE, NULL},
     {"verdict", "verdict", FIELD_TEXT, COLUMN_MACHINE, NULL},
@@ -84,6 +87,8 @@ static const record_column CANDIDATE_COLUMNS[] = {
     {"fits", "fits", FIELD_TEXT, COLUMN_BOTH, NULL},
     {"memory_bytes_per_gpu", "memory/GPU", FIELD_BYTES, COLUMN_BOTH, NULL},
     {"step_us", "step", FIELD_TIME_US, COLUMN_BOTH, NULL},
+    {"chunks", "chunks", FIELD_INT, COLUMN_BOTH, NULL},      /* prefill only */
+    {"ttft_us", "TTFT", FIELD_TIME_US, COLUMN_BOTH, NULL},   /* prefill only */
     {"tokens_per_s_per_gpu", "tok/s/GPU", FIELD_NUMBER, COLUMN_BOTH, NULL},
     {"budget", "budget", FIELD_TEXT, COLUMN_BOTH, NULL}, /* within, OVER; absent without one */
     {"peak_tokens", "peak tokens", FIELD_INT, COLUMN_BOTH, NULL},
@@ -144,6 +149,8 @@ static void add_summary(document *doc, const collcalc_plan_query *q, const collc
     record_int(set, "nodes", r->nodes);
     record_int(set, "context", (long long)r->context);
     record_int(set, "sequences", (long long)r->sequences);
+    record_int(set, "chunks", (long long)r->chunks);
+    record_int(set, "prompts", (long long)r->prompts);
     record_number(set, "weight_bytes_per_gpu", r->weight_bytes_per_gpu);
     record_number(set, "kv_bytes_per_gpu", r->kv_bytes_per_gpu);
     record_number(set, "activation_bytes_per_gpu", r->activation_bytes_per_gpu);
@@ -166,6 +173,8 @@ static void add_summary(document *doc, const collcalc_plan_query *q, const collc
         record_number(set, "bubble_us", r->bubble_us);
         record_number(set, "step_us", r->step_us);
         record_number(set, "token_latency_us", r->token_latency_us);
+        if (q->workload == COLLCALC_WORKLOAD_PREFILL)
+            record_number(set, "ttft_us", r->token_latency_us);
         record_number(set, "tokens_per_s_per_gpu", r->tokens_per_s_per_gpu);
         record_number(set, "comm_share", r->comm_share);
     }
@@ -209,16 +218,20 @@ static void plan_memory_text(document *doc, const collcalc_plan_query *q,
         m->expert_weight_format != m->weight_format && collcalc_model_is_moe(m))
         snprintf(experts, sizeof experts, ", experts %s",
                  collcalc_weight_format_name(m->expert_weight_format));
-    char context[128] = "";
+    char context[160] = "";
     uint64_t slice = (r->tokens_per_replica + (uint64_t)q->ep - 1) / (uint64_t)q->ep;
-    if (q->workload == COLLCALC_WORKLOAD_PREFILL && slice < r->context)
-        snprintf(context, sizeof context, ", 1 prompt of %llu tokens per %s, %llu of it per step: "
-                 "chunked", (unsigned long long)r->context, q->ep > 1 ? "EP rank" : "replica",
-                 (unsigned long long)slice);
+    const char *per = q->ep > 1 ? "EP rank" : "replica";
+    char flight[48] = "";
+    if (q->workload == COLLCALC_WORKLOAD_PREFILL && r->prompts != r->sequences)
+        snprintf(flight, sizeof flight, ", %llu in flight", (unsigned long long)r->prompts);
+    if (q->workload == COLLCALC_WORKLOAD_PREFILL && r->chunks > 1)
+        snprintf(context, sizeof context, ", 1 prompt of %llu tokens per %s%s, %llu of it per "
+                 "step: %llu chunks", (unsigned long long)r->context, per, flight,
+                 (unsigned long long)slice, (unsigned long long)r->chunks);
     else if (q->workload == COLLCALC_WORKLOAD_PREFILL)
-        snprintf(context, sizeof context, ", %llu prompt%s of %llu tokens per %s",
+        snprintf(context, sizeof context, ", %llu prompt%s of %llu tokens per %s%s",
                  (unsigned long long)r->sequences, r->sequences == 1 ? "" : "s",
-                 (unsigned long long)r->context, q->ep > 1 ? "EP rank" : "replica");
+                 (unsigned long long)r->context, per, flight);
     else if (r->context > 0)
         snprintf(context, sizeof context, " at %llu context", (unsigned long long)r->context);
     doc_text(doc, "memory per GPU %s: weights %s (%s%s%s), KV cache %s (%s%s), activations %s, "
@@ -278,14 +291,17 @@ static void plan_step_text(document *doc, const collcalc_plan_query *q,
              step, compute, flops, memory, collcalc_gpu_flops_type_name(r->flops_type),
              collcalc_gpu_tflops(q->gpu, r->flops_type, NULL), q->gpu->memory_GBps, eff, bubble,
              comm);
-    char latency[32], rate[32];
+    char latency[32], rate[32], chunks[96] = "";
     human_time_us(latency, sizeof latency, r->token_latency_us);
     human_number(rate, sizeof rate, r->tokens_per_s_per_gpu);
-    doc_text(doc, "%s %s, %s tokens/s per GPU, communication %.0f %% of the step",
+    if (q->workload == COLLCALC_WORKLOAD_PREFILL)
+        snprintf(chunks, sizeof chunks, " (%llu chunk%s x the step)",
+                 (unsigned long long)r->chunks, r->chunks == 1 ? "" : "s");
+    doc_text(doc, "%s %s%s, %s tokens/s per GPU, communication %.0f %% of the step",
              q->workload == COLLCALC_WORKLOAD_DECODE    ? "time per output token"
-             : q->workload == COLLCALC_WORKLOAD_PREFILL ? "time to first token (the step)"
+             : q->workload == COLLCALC_WORKLOAD_PREFILL ? "time to first token"
                                                         : "time per step",
-             latency, rate, 100.0 * r->comm_share);
+             latency, chunks, rate, 100.0 * r->comm_share);
 }
 
 document *plan_doc(const char *command, const collcalc_plan_query *q,
@@ -324,6 +340,8 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
                                             : collcalc_weight_format_name(q->model->weight_format));
     doc_query_text(doc, "kv_dtype", collcalc_dtype_name(q->kv_dtype_given ? q->kv_dtype : q->dtype));
     doc_query_int(doc, "context", (long long)r->context);
+    doc_query_int(doc, "chunks", (long long)r->chunks);
+    doc_query_int(doc, "prompts", (long long)r->prompts);
     doc_query_text(doc, "gpu", q->gpu != NULL ? q->gpu->name : "");
     doc_query_number(doc, "memory_bytes_per_gpu", FIELD_BYTES, r->memory_bytes_per_gpu);
     doc_query_number(doc, "weight_bytes_per_gpu", FIELD_BYTES, r->weight_bytes_per_gpu);
@@ -342,6 +360,8 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
     doc_query_number(doc, "bubble_us", FIELD_TIME_US, r->bubble_us);
     doc_query_number(doc, "step_us", FIELD_TIME_US, r->step_us);
     doc_query_number(doc, "token_latency_us", FIELD_TIME_US, r->token_latency_us);
+    if (q->workload == COLLCALC_WORKLOAD_PREFILL)
+        doc_query_number(doc, "ttft_us", FIELD_TIME_US, r->token_latency_us);
     doc_query_number(doc, "tokens_per_s_per_gpu", FIELD_NUMBER, r->tokens_per_s_per_gpu);
     doc_query_number(doc, "comm_share", FIELD_NUMBER, r->comm_share);
     doc_query_text(doc, "verdict", worst == COLLCALC_SEVERITY_ERROR     ? "violation"
@@ -422,10 +442,16 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
                                                "that fit and meet the budget)"
                                              : "peak tokens/s per GPU (at the most tokens per step "
                                                "that fit)")
-             : q->workload == COLLCALC_WORKLOAD_PREFILL ? "step time (time to first token)"
-                                                        : "step time (time per output token)");
+             : q->workload == COLLCALC_WORKLOAD_PREFILL
+                 ? "time to first token (chunks x step: each replica prefills its own prompt)"
+                 : "step time (time per output token)");
     doc_text(doc, "%s", "");
     record_set *set = doc_records(doc, &CANDIDATE_SCHEMA);
+    bool prefill = q->workload == COLLCALC_WORKLOAD_PREFILL;
+    if (!prefill) {
+        records_hide_column(set, "chunks");
+        records_hide_column(set, "ttft_us");
+    }
     for (size_t i = 0; i < count; i++) {
         const collcalc_plan_candidate *c = &found[i];
         char codes[4 * COLLCALC_FINDING_CODE_MAX + 8] = "";
@@ -439,10 +465,14 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
         record_int(set, "ep", c->ep);
         record_int(set, "pp", c->pp);
         record_int(set, "dp", c->dp);
+        if (prefill)
+            record_int(set, "chunks", (long long)c->chunks);
         record_text(set, "fits", !c->memory_checked ? "unchecked" : c->fits ? "yes" : "no");
         record_number(set, "memory_bytes_per_gpu", c->memory_bytes_per_gpu);
         if (c->compute_modeled) {
             record_number(set, "step_us", c->step_us);
+            if (prefill)
+                record_number(set, "ttft_us", c->token_latency_us);
             record_number(set, "tokens_per_s_per_gpu", c->tokens_per_s_per_gpu);
             record_int(set, "peak_tokens", (long long)c->peak_tokens);
             record_number(set, "peak_step_us", c->peak_step_us);
@@ -479,7 +509,7 @@ bool plan_search_violation(const collcalc_plan_candidate *found, size_t count, c
                             "EP %d x PP %d x DP %d, has %s", c->tp, c->ep, c->pp, c->dp,
                  c->codes[0]);
     } else if (!c->within_budget) {
-        human_time_us(what, sizeof what, c->step_us);
+        human_time_us(what, sizeof what, c->token_latency_us);
         snprintf(why, size, "no plan meets the latency budget: the best, TP %d x EP %d x PP %d x "
                             "DP %d, takes %s", c->tp, c->ep, c->pp, c->dp, what);
     } else {

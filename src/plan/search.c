@@ -57,6 +57,8 @@ static bool better(const collcalc_plan_candidate *a, const collcalc_plan_candida
         if (goal == COLLCALC_GOAL_THROUGHPUT &&
             a->peak_tokens_per_s_per_gpu != b->peak_tokens_per_s_per_gpu)
             return a->peak_tokens_per_s_per_gpu > b->peak_tokens_per_s_per_gpu;
+        if (a->token_latency_us != b->token_latency_us)
+            return a->token_latency_us < b->token_latency_us;
         if (a->step_us != b->step_us)
             return a->step_us < b->step_us;
     }
@@ -101,7 +103,7 @@ static void peak(const collcalc_plan_query *q, const collcalc_plan_result *r,
     if (!r->compute_modeled || !r->memory_checked || !r->fits || r->max_tokens <= q->tokens)
         return;
     double budget = q->latency_budget_us;
-    if (budget > 0 && r->step_us > budget)
+    if (budget > 0 && r->token_latency_us > budget)
         return; /* over the budget already: its figures at the given tokens */
     collcalc_plan_query at = *q;
     at.context = r->context; /* the prompt/context stays while the batch grows */
@@ -110,14 +112,14 @@ static void peak(const collcalc_plan_query *q, const collcalc_plan_result *r,
     at.tokens = hi;
     if (collcalc_plan_evaluate(&at, scratch, &local) != COLLCALC_OK)
         return;
-    if (budget > 0 && scratch->step_us > budget) {
+    if (budget > 0 && scratch->token_latency_us > budget) {
         /* the largest tokens within the budget, in [lo, hi) */
         while (hi - lo > 1) {
             uint64_t mid = lo + (hi - lo) / 2;
             at.tokens = mid;
             if (collcalc_plan_evaluate(&at, scratch, &local) != COLLCALC_OK)
                 return;
-            if (scratch->step_us <= budget)
+            if (scratch->token_latency_us <= budget)
                 lo = mid;
             else
                 hi = mid;
@@ -141,9 +143,12 @@ static void summarize(const collcalc_plan_query *q, const collcalc_plan_result *
     c->memory_bytes_per_gpu = r->memory_bytes_per_gpu;
     c->compute_modeled = r->compute_modeled;
     c->step_us = r->step_us;
+    c->token_latency_us = r->token_latency_us;
+    c->chunks = r->chunks;
     c->tokens_per_s_per_gpu = r->tokens_per_s_per_gpu;
     c->comm_share = r->comm_share;
-    c->within_budget = !(q->latency_budget_us > 0) || r->step_us <= q->latency_budget_us;
+    c->within_budget =
+        !(q->latency_budget_us > 0) || r->token_latency_us <= q->latency_budget_us;
     c->comm_us = r->comm_us;
     c->exposed_us = r->exposed_us;
     c->dominant = r->dominant;

@@ -53,7 +53,7 @@
 
 typedef struct {
     double weights, kv, activations, buffers, optimizer, total;
-    uint64_t context, sequences;
+    uint64_t context, sequences, chunks;
 } memory_parts;
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
@@ -170,6 +170,8 @@ static collcalc_status memory_at(const collcalc_plan_query *q, uint64_t tokens, 
          * of fewer tokens than the prompt is a chunk of it (chunked
          * prefill), and the prompt's KV is resident by its last chunk. */
         p->sequences = decode ? per_ep : ceil_div(per_ep, ctx);
+        /* a chunked slice prefills its own prompt over ceil(P / slice) steps */
+        p->chunks = !decode && per_ep < ctx ? ceil_div(ctx, per_ep) : 1;
         double shard = 0;
         collcalc_status status = kv_shard(q, ctx, &shard, diag);
         if (status != COLLCALC_OK)
@@ -245,6 +247,9 @@ collcalc_status plan_memory(const collcalc_plan_query *q, collcalc_plan_result *
     r->tokens_per_replica = ceil_div(q->tokens, (uint64_t)q->dp);
     r->context = q->workload == COLLCALC_WORKLOAD_TRAIN ? 0 : p.context;
     r->sequences = q->workload == COLLCALC_WORKLOAD_TRAIN ? 0 : p.sequences;
+    r->chunks = p.chunks > 0 ? p.chunks : 1;
+    if (q->workload == COLLCALC_WORKLOAD_PREFILL)
+        r->prompts = (uint64_t)q->dp * (uint64_t)q->ep * p.sequences;
     r->weight_bytes_per_gpu = p.weights;
     r->kv_bytes_per_gpu = p.kv;
     r->activation_bytes_per_gpu = p.activations;
@@ -357,7 +362,7 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
         hidden_nominal += r->items[i].total_us * r->items[i].hidden_fraction;
     r->exposed_comm_us = r->exposed_us;
     r->step_us = r->exposed_us;
-    r->token_latency_us = r->step_us;
+    r->token_latency_us = r->step_us * (double)r->chunks;
     r->comm_share = r->step_us > 0 ? 1.0 : 0.0;
     if (q->gpu == NULL)
         return;
@@ -472,7 +477,12 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
     r->bubble_us = (r->compute_us + stage_comm) / r->micro_batches * (q->pp - 1);
     r->exposed_comm_us = r->exposed_us;
     r->step_us = r->compute_us + r->bubble_us + r->exposed_comm_us;
-    r->token_latency_us = r->step_us;
+    /* Time to first token of a chunked prompt: its chunks, each costed as
+     * the mean chunk (attention over P/2: chunk k of c tokens attends to
+     * k c + c/2, whose mean over the chunks is P/2 when c divides P; the
+     * GEMMs, weight reads and collectives are the same each chunk). A
+     * last partial chunk is costed as a whole one: an upper bound. */
+    r->token_latency_us = r->step_us * (double)r->chunks;
     r->comm_share = r->step_us > 0 ? r->exposed_comm_us / r->step_us : 0.0;
     r->tokens_per_s_per_gpu =
         r->step_us > 0 ? (double)q->tokens / (r->step_us * 1e-6) / r->gpus : 0.0;

@@ -526,6 +526,61 @@ static void test_goals_rank_differently(void **state)
     assert_true(demoted);
 }
 
+static void test_prefill_ttft_counts_chunks(void **state)
+{
+    (void)state;
+    /* Llama 3.1 8B prefill, 8k tokens per step on HGX B300: one GPU takes
+     * the 8k prompt in one step; DP 8 gives each replica 1,024 tokens per
+     * step of its own 8k prompt, so its first token comes after 8 chunks
+     * (8 prompts in flight), not after one step. */
+    collcalc_plan_query q = on_platform("llama-3.1-8b", "hgx-b300", 8192);
+    q.workload = COLLCALC_WORKLOAD_PREFILL;
+    collcalc_plan_result one = run(&q);
+    assert_int_equal(one.chunks, 1);
+    assert_int_equal(one.prompts, 1);
+    assert_true(one.token_latency_us == one.step_us);
+    q.dp = 8;
+    collcalc_plan_result dp8 = run(&q);
+    assert_int_equal(dp8.chunks, 8);
+    assert_int_equal(dp8.prompts, 8);
+    assert_true(dp8.token_latency_us == 8.0 * dp8.step_us);
+    /* the chunks together do the prompt's work: TTFT within 5 % of one
+     * GPU's whole-prompt step, and above it (weights read every chunk) */
+    assert_true(dp8.token_latency_us >= one.token_latency_us);
+    assert_true(dp8.token_latency_us < 1.05 * one.token_latency_us);
+    /* --context 2k: 4 prompts per GPU at DP 1, one per replica at DP 4 */
+    q.context = 2048;
+    q.dp = 4;
+    collcalc_plan_result whole = run(&q);
+    assert_int_equal(whole.chunks, 1);
+    assert_int_equal(whole.prompts, 4);
+    assert_true(whole.token_latency_us == whole.step_us);
+
+    /* --goal latency in prefill ranks by TTFT: Llama 3 70B, one 16k prompt
+     * on 2 x HGX H100; TP 4 x DP 4 steps fastest (4,096 tokens a replica)
+     * but needs 4 chunks. */
+    q = on_platform("llama-3-70b", "hgx-h100", 16384);
+    q.workload = COLLCALC_WORKLOAD_PREFILL;
+    q.goal = COLLCALC_GOAL_LATENCY;
+    collcalc_plan_candidate out[32];
+    size_t count = 0, total = 0;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_plan_search(&q, 16, out, 32, &count, &total, &diag), COLLCALC_OK);
+    bool saw_tp4_dp4 = false;
+    for (size_t i = 0; i < count; i++) {
+        assert_true(out[i].token_latency_us == (double)out[i].chunks * out[i].step_us);
+        assert_int_equal(out[i].chunks, (uint64_t)out[i].dp);
+        if (i > 0 && out[i].fits && out[i].errors == 0 && out[i - 1].errors == 0)
+            assert_true(out[i - 1].token_latency_us <= out[i].token_latency_us);
+        if (out[i].tp == 4 && out[i].dp == 4 && out[i].pp == 1) {
+            saw_tp4_dp4 = true;
+            assert_true(i > 0);
+            assert_true(out[i].token_latency_us > out[0].token_latency_us);
+        }
+    }
+    assert_true(saw_tp4_dp4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -541,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_search_keeps_given_degrees),
         cmocka_unit_test(test_prefill_prompt_does_not_change_with_dp),
         cmocka_unit_test(test_goals_rank_differently),
+        cmocka_unit_test(test_prefill_ttft_counts_chunks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
