@@ -182,10 +182,10 @@ typedef struct {
     uint64_t blocks_per_nic;
     double line_GBps;                /* aggregate line rate of the NICs used */
     double rate_per_nic_GBps;        /* after efficiency and caps */
-    double bandwidth_us;             /* the busier side's wire time + staging_exposed_us */
+    double bandwidth_us;             /* the busier side's wire time (max(send, receive)) */
     double block_overhead_us;        /* blocks_per_nic x per_block_us */
     double setup_us;
-    double transfer_us;              /* setup + block overhead + bandwidth */
+    double transfer_us;              /* setup + block overhead + bandwidth + staging_exposed */
     double effective_GBps;           /* kv_bytes_transferred / transfer_us */
     collcalc_dominant dominant;      /* latency = per-block/setup costs dominate */
     collcalc_kv_backend_params backend_params; /* what was used */

@@ -191,11 +191,18 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
             doc_text(doc, "  through host memory (%s): the GPU's copies are not counted (no "
                           "--platform names the host link)", why);
         }
+        /* The terms of transfer_us, each once: the wire alone, then the
+         * copies' exposed part (the line above says where it comes from). */
+        char e[32], f[32], g[48];
         human_time_us(a, sizeof a, r->setup_us);
-        human_time_us(b, sizeof b, r->bandwidth_us);
-        human_time_us(c, sizeof c, r->block_overhead_us);
-        doc_text(doc, "  setup %s + %llu blocks x per-block cost = %s + bandwidth %s; %s-bound",
-                 a, (unsigned long long)r->blocks_per_nic, c, b,
+        human_time_us(b, sizeof b, r->block_overhead_us);
+        human_time_us(c, sizeof c, r->backend_params.per_block_us);
+        human_time_us(d, sizeof d, r->bandwidth_us);
+        human_time_us(e, sizeof e, r->staging_exposed_us);
+        human_time_us(f, sizeof f, r->transfer_us);
+        snprintf(g, sizeof g, " + staging %s", e);
+        doc_text(doc, "  setup %s + blocks %s (%llu x %s) + bandwidth %s%s = %s; %s-bound", a, b,
+                 (unsigned long long)r->blocks_per_nic, c, d, r->staged ? g : "", f,
                  r->dominant == COLLCALC_DOMINANT_LATENCY ? "per-block cost" : "bandwidth");
     }
     if (r->findings.count > 0) {

@@ -221,7 +221,7 @@ static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *
     if (r->receivers > senders)
         pieces = (uint64_t)((r->receivers + senders - 1) / senders);
     r->blocks_per_nic = (r->bytes_per_nic + block - 1) / block * pieces;
-    r->bandwidth_us = wire_us + r->staging_exposed_us;
+    r->bandwidth_us = wire_us; /* the wire alone; the copies are staging_exposed_us */
     r->block_overhead_us = (double)r->blocks_per_nic * b.per_block_us;
     r->setup_us = b.setup_us;
     /* One request's blocks are issued and completed by the connector in
@@ -229,10 +229,11 @@ static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *
      * everywhere in this tool): the published single-request transfers of
      * vLLM on H800 and SGLang on H20 grow as setup + blocks x cost + bytes /
      * rate, not as the larger of the two (doc/published.md). */
-    r->transfer_us = r->setup_us + r->block_overhead_us + r->bandwidth_us;
+    r->transfer_us =
+        r->setup_us + r->block_overhead_us + r->bandwidth_us + r->staging_exposed_us;
     r->effective_GBps =
         r->transfer_us > 0 ? (double)r->kv_bytes_transferred / (r->transfer_us * 1e3) : 0.0;
-    r->dominant = r->bandwidth_us >= r->block_overhead_us + r->setup_us
+    r->dominant = r->bandwidth_us + r->staging_exposed_us >= r->block_overhead_us + r->setup_us
                       ? COLLCALC_DOMINANT_BANDWIDTH
                       : COLLCALC_DOMINANT_LATENCY;
     if (q->no_gdr && (q->same_domain || b.host_staged))

@@ -71,7 +71,7 @@ llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
 8192 tokens: 2684354560 bytes (2.68 GB) unique; 336 MB per shard on TP 8 x PP 1; 2.68 GB shipped
 
 transfer over NVLink (nvlink5): prefill and decode share the NVLink domain, each of the 8 prefill GPUs on its own port (nixl backend): 336 MB per GPU at 765 GB/s; 889 us in all, effective 3,021 GB/s
-  setup 50.0 us + 80 blocks x per-block cost = 400 us + bandwidth 439 us; per-block cost-bound
+  setup 50.0 us + blocks 400 us (80 x 5.00 us) + bandwidth 439 us = 889 us; per-block cost-bound
 $ collcalc kv --model llama-3-70b --tokens 8k --platform hgx-h100 --backend tcp
 llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
 8192 tokens: 2684354560 bytes (2.68 GB) unique; 2.68 GB per shard on TP 1 x PP 1; 2.68 GB shipped
@@ -79,7 +79,7 @@ llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
 transfer over 8 x ib-ndr (tcp backend): 336 MB per NIC at 5.12 GB/s; 65.8 ms in all, effective 40.8 GB/s
   1 sender on 1 node of 8 NICs, 8 NICs each: through host memory any NIC of the node serves, the node's CPU caps the total
   through host memory (kernel TCP): the copies over pcie5 (85.2 ms, out and in) run in 64 KiB chunks pipelined with the wire: hidden behind it but for the pipeline fill, 2.08 us added
-  setup 100 us + 10 blocks x per-block cost = 200 us + bandwidth 65.5 ms; bandwidth-bound
+  setup 100 us + blocks 200 us (10 x 20.0 us) + bandwidth 65.5 ms + staging 2.08 us = 65.8 ms; bandwidth-bound
 $ collcalc kv --model llama-3-70b --tokens 8k --platform hgx-h100 --backend mooncake --no-gdr
 llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
 8192 tokens: 2684354560 bytes (2.68 GB) unique; 2.68 GB per shard on TP 1 x PP 1; 2.68 GB shipped
@@ -87,7 +87,7 @@ llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
 transfer over 1 x ib-ndr (mooncake backend): 2.68 GB per NIC at 37.8 GB/s; 157 ms in all, effective 17.1 GB/s
   1 sender on 1 node of 8 NICs, 1 NIC each: striped over the GPU's nearest NICs (its rail; --topo tells more)
   through host memory (no GPUDirect RDMA): the copies over pcie5 come before and after the wire (mooncake backend: copy, then send): 85.2 ms added
-  setup 50.0 us + 80 blocks x per-block cost = 624 us + bandwidth 156 ms; bandwidth-bound
+  setup 50.0 us + blocks 624 us (80 x 7.80 us) + bandwidth 71.1 ms + staging 85.2 ms = 157 ms; bandwidth-bound
 $ collcalc kv --model llama-3-70b --tokens 8k --tp 8 --platform hgx-h100 --kv-path nvlink
 [stderr] collcalc kv: --kv-path: nvlink: prefill and decode (16 GPUs) do not fit one NVLink domain of 8 (see 'collcalc kv --help')
 [exit 2]
@@ -98,7 +98,7 @@ deepseek-v3, bf16 KV cache: 70272 bytes (70.3 kB) per token (mla)
 transfer over 4 x ib-ndr (mooncake backend): 147 GB per NIC at 37.8 GB/s; 3.90 s in all, effective 151 GB/s
   4 senders on 1 node of 8 NICs, 1 NIC each: striped over the GPU's nearest NICs (its rail; --topo tells more)
   re-sharding TP 4 -> TP 8: 8 decode GPUs each pull 73.7 GB, 1.95 s on the busiest receiver
-  setup 50.0 us + 122 blocks x per-block cost = 952 us + bandwidth 3.90 s; bandwidth-bound
+  setup 50.0 us + blocks 952 us (122 x 7.80 us) + bandwidth 3.90 s = 3.90 s; bandwidth-bound
 
 warning the MLA latent is shared by all heads: each of the 4 TP ranks holds all of it (4 copies)
         next: use DP attention (tp 1 per attention replica) to keep one copy per GPU

@@ -383,19 +383,22 @@ static void test_no_gdr(void)
     assert_true(r.staged && r.staging_hidden);
     assert_close(r.staging_us, 2 * B / 200e3, 1e-12);
     assert_close(r.staging_exposed_us, 2 * C / 200e3, 1e-9);
-    assert_close(r.bandwidth_us, B / 45e3 + 2 * C / 200e3, 1e-12);
+    assert_close(r.bandwidth_us, B / 45e3, 1e-12); /* the wire alone, staging apart */
+    assert_close(r.transfer_us, r.setup_us + r.block_overhead_us + B / 45e3 + 2 * C / 200e3, 1e-12);
     q.host.bw_GBps = 20; /* slower: the copy sets the pace */
     r = run(&q);
     assert_false(r.staging_hidden);
     assert_close(r.staging_us, 2 * B / 20e3, 1e-12);
-    assert_close(r.bandwidth_us, B / 20e3 + C / 20e3 + C / 45e3, 1e-12);
+    assert_close(r.bandwidth_us + r.staging_exposed_us, B / 20e3 + C / 20e3 + C / 45e3, 1e-12);
     q.backend = COLLCALC_KV_BACKEND_NIXL; /* UCX's host fragments: the same rule */
     r = run(&q);
-    assert_close(r.bandwidth_us, B / 20e3 + C / 20e3 + C / (0.85 * 50e3), 1e-12);
+    assert_close(r.bandwidth_us + r.staging_exposed_us, B / 20e3 + C / 20e3 + C / (0.85 * 50e3),
+                 1e-12);
     q.backend = COLLCALC_KV_BACKEND_MOONCAKE; /* copy, then send, then copy */
     q.host.bw_GBps = 200;
     r = run(&q);
-    assert_close(r.bandwidth_us, B / 37.75e3 + 2 * B / 200e3, 1e-12);
+    assert_close(r.bandwidth_us, B / 37.75e3, 1e-12); /* counted once: not the copies too */
+    assert_close(r.staging_exposed_us, 2 * B / 200e3, 1e-12);
     assert_close(r.staging_exposed_us, r.staging_us, 1e-12);
     q.backend = COLLCALC_KV_BACKEND_TCP; /* copies with or without GPUDirect, 64 KiB */
     r = run(&q);
@@ -526,6 +529,36 @@ static void test_topo_nics(void **state)
     assert_int_equal(collcalc_kv_topo_text("not a matrix", 12, &q, &diag), COLLCALC_ERR_INVALID);
 }
 
+/* transfer = setup + block overhead + wire (bandwidth_us) + exposed staging,
+ * each term once, for every backend with and without GPUDirect RDMA; the
+ * wire term does not change when only the copies do. */
+static void test_terms_add_up(void **state)
+{
+    (void)state;
+    for (int b = 0; b < COLLCALC_KV_BACKEND_COUNT; b++) {
+        for (int decode_tp = 0; decode_tp <= 2; decode_tp += 2) {
+            double wire = -1;
+            for (int no_gdr = 0; no_gdr <= 1; no_gdr++) {
+                collcalc_kv_query q = transfer_query((collcalc_kv_backend)b, 8, 50);
+                q.tokens = 8192;
+                q.decode_tp = decode_tp;
+                q.no_gdr = no_gdr;
+                collcalc_link_params_init(&q.host);
+                q.host.bw_GBps = 63;
+                collcalc_kv_result r = run(&q);
+                assert_close(r.setup_us + r.block_overhead_us + r.bandwidth_us +
+                                 r.staging_exposed_us,
+                             r.transfer_us, 1e-12);
+                assert_true(r.bandwidth_us >= r.receive_us);
+                if (wire >= 0)
+                    assert_close(r.bandwidth_us, wire, 1e-12);
+                wire = r.bandwidth_us;
+                assert_true(r.staged == (no_gdr || b == COLLCALC_KV_BACKEND_TCP));
+            }
+        }
+    }
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -603,7 +636,7 @@ int main(void)
         cmocka_unit_test(test_block_ramp),       cmocka_unit_test(test_budget),
         cmocka_unit_test(test_paths), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_vllm_h800_published), cmocka_unit_test(test_choose_path),
-        cmocka_unit_test(test_topo_nics),
+        cmocka_unit_test(test_topo_nics),        cmocka_unit_test(test_terms_add_up),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,96 @@
+/* collcalc kv through the CLI: the JSON terms of a transfer add up to its
+ * transfer_us for every backend with and without --no-gdr (each term once:
+ * the wire in bandwidth_us, the host-memory copies in staging_exposed_us),
+ * and the text's last line prints the same sum. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#include <cjson/cJSON.h>
+
+static double field(const cJSON *row, const char *name)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(row, name);
+    if (!cJSON_IsNumber(item)) {
+        print_error("no number '%s' in the kv result\n", name);
+        fail();
+    }
+    return cJSON_GetNumberValue(item);
+}
+
+static cJSON *kv_json(const char *args, char **out_text)
+{
+    char line[512];
+    snprintf(line, sizeof line, "collcalc kv --model llama-3-70b --tokens 8k %s --format json",
+             args);
+    test_cli_run run = test_cli_line(NULL, line);
+    if (run.exit_code != 0)
+        print_error("%s: exit %d: %s\n", line, run.exit_code, run.err);
+    assert_int_equal(run.exit_code, 0);
+    cJSON *root = cJSON_Parse(run.out);
+    assert_non_null(root);
+    test_cli_run_free(&run);
+    if (out_text != NULL) {
+        snprintf(line, sizeof line, "collcalc kv --model llama-3-70b --tokens 8k %s", args);
+        run = test_cli_line(NULL, line);
+        assert_int_equal(run.exit_code, 0);
+        *out_text = run.out;
+        run.out = NULL;
+        test_cli_run_free(&run);
+    }
+    return root;
+}
+
+static void json_terms_add_up(void **state)
+{
+    (void)state;
+    static const char *const backends[] = {"nccl", "nixl", "mooncake", "tcp"};
+    static const char *const shapes[] = {"--tp 8", "--tp 8 --decode-tp 2", "--tp 1"};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
+            double wire = -1;
+            for (int no_gdr = 0; no_gdr <= 1; no_gdr++) {
+                char args[256];
+                snprintf(args, sizeof args, "%s --platform hgx-h100 --backend %s%s", shapes[s],
+                         backends[b], no_gdr ? " --no-gdr" : "");
+                char *text = NULL;
+                cJSON *root = kv_json(args, &text);
+                const cJSON *row = cJSON_GetArrayItem(
+                    cJSON_GetObjectItemCaseSensitive(root, "results"), 0);
+                assert_non_null(row);
+                double sum = field(row, "setup_us") + field(row, "block_overhead_us") +
+                             field(row, "bandwidth_us") + field(row, "staging_exposed_us");
+                test_assert_close_relative(sum, field(row, "transfer_us"), 1e-12);
+                /* The wire does not change when only the copies do. */
+                if (wire >= 0)
+                    test_assert_close_relative(field(row, "bandwidth_us"), wire, 1e-12);
+                wire = field(row, "bandwidth_us");
+                /* Text: "... in all ..." and "... = <the same> ; ..-bound". */
+                const char *all = strstr(text, " in all,");
+                const char *last = strstr(text, "  setup ");
+                assert_non_null(all);
+                assert_non_null(last);
+                const char *start = all;
+                while (start > text && start[-1] != ';')
+                    start--;
+                char total[40];
+                snprintf(total, sizeof total, "= %.*s;", (int)(all - start - 1), start + 1);
+                assert_contains(last, total);
+                assert_true((strstr(last, " + staging ") != NULL) ==
+                            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "staged")));
+                free(text);
+                cJSON_Delete(root);
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(json_terms_add_up),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
