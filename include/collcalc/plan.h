@@ -251,7 +251,8 @@ void collcalc_moe_calibration_init(collcalc_moe_calibration *calibration);
 #define COLLCALC_MOE_EXPERTS_MAX 4096
 /* The one range of each MoE option (the command line parses with these,
  * collcalc_moe_evaluate checks them): imbalance 1..IMBALANCE_MAX (0 = not
- * given), zipf exponent 0..ZIPF_MAX (0 = uniform), redundant experts
+ * given; the library also refuses more than ep, every selection on one
+ * GPU), zipf exponent 0..ZIPF_MAX (0 = uniform), redundant experts
  * 0..COLLCALC_MOE_EXPERTS_MAX, SM slowdown 1..SM_SLOWDOWN_MAX. */
 #define COLLCALC_MOE_IMBALANCE_MAX 1e6
 #define COLLCALC_MOE_ZIPF_MAX 10.0
@@ -322,7 +323,8 @@ typedef struct {
     double bytes_local;
     double bytes_nvlink;
     double bytes_network;
-    double dispatch_bytes_per_gpu;  /* selections x bytes (DeepEP's logical count) */
+    double dispatch_bytes_per_gpu;  /* the busiest GPU's: selections x bytes x imbalance
+                                       (dispatch received, combine sent) */
     double combine_bytes_per_gpu;
     double combine_bytes_nvlink;
     double combine_bytes_network;
@@ -347,7 +349,8 @@ typedef struct {
     double timeline_us;             /* end of the last event */
     double hidden_us;               /* serial - timeline (may be negative) */
     /* DeepEP's own accounting (what its tests print) beside the wire. */
-    double logical_dispatch_GBps;   /* normal, 1 node: NVLink bytes received / time;
+    double logical_dispatch_GBps;   /* low-latency: every selection's bytes / time;
+                                       normal, 1 node: NVLink bytes received / time;
                                        several nodes: "RDMA" bytes counted per distinct
                                        destination node, the token's own included / time */
     double logical_combine_GBps;

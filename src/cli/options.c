@@ -168,7 +168,7 @@ static const option_def DEFS[OPT_COUNT] = {
                   "DeepEP kernels: normal (prefill, training) or low-latency\n"
                   "(decode)"},
     [OPT_IMBALANCE] = {OPT_IMBALANCE, "imbalance", NULL, 0, "X",
-                       "max/mean tokens per GPU (default 1: balanced)"},
+                       "max/mean tokens per GPU, 1 to EP (default 1: balanced)"},
     [OPT_ZIPF] = {OPT_ZIPF, "zipf", NULL, 0, "S", "expert popularity skewed as Zipf(S)"},
     [OPT_EXPERT_LOADS] = {OPT_EXPERT_LOADS, "expert-loads", NULL, 0, "FILE",
                           "per-expert token counts (JSON or CSV, as SGLang's and\n"

@@ -88,13 +88,23 @@ static const char *layout_text(char *buffer, size_t size, int nodes, int g, int 
     return buffer;
 }
 
-/* DeepEP runs on NVIDIA GPUs; on AMD the same accounting is named as such
- * (ROCm's EP library is MORI-EP, github.com/ROCm/mori, doc/MODEL.md §20.5). */
-static const char *printer(const collcalc_moe_result *r)
+/* DeepEP runs on NVIDIA GPUs with NVLink between a node's GPUs (its README's
+ * requirements); on AMD and on PCIe-only nodes the same accounting is named
+ * as such (ROCm's EP library is MORI-EP, github.com/ROCm/mori; doc/MODEL.md
+ * §20.5). */
+static bool pcie_only(const collcalc_moe_query *q, const collcalc_moe_result *r)
 {
-    return r->amd ? "DeepEP's accounting (DeepEP runs on NVIDIA GPUs; ROCm's EP library is "
-                    "MORI-EP) would print"
-                  : "DeepEP would print";
+    return !r->amd && !q->cluster.intra.nvlink;
+}
+
+static const char *printer(const collcalc_moe_query *q, const collcalc_moe_result *r)
+{
+    if (r->amd)
+        return "DeepEP's accounting (DeepEP runs on NVIDIA GPUs; ROCm's EP library is MORI-EP) "
+               "would print";
+    return pcie_only(q, r) ? "DeepEP's accounting (DeepEP's README requires NVLink between a "
+                             "node's GPUs) would print"
+                           : "DeepEP would print";
 }
 
 document *moe_doc(const char *command, const collcalc_moe_query *q, const collcalc_moe_result *r)
@@ -140,7 +150,8 @@ document *moe_doc(const char *command, const collcalc_moe_query *q, const collca
     human_time_us(d, sizeof d, r->combine_us);
     char ratio[32];
     human_ratio(ratio, sizeof ratio, r->imbalance);
-    doc_text(doc, "dispatch %s per GPU in %s; combine %s in %s (busiest GPU, imbalance %s from %s)",
+    doc_text(doc, "dispatch %s received per GPU in %s; combine %s sent in %s (busiest GPU, "
+                  "imbalance %s from %s)",
              a, b, c, d, ratio, r->imbalance_from);
     if (q->redundant_experts > 0) {
         human_ratio(a, sizeof a, r->imbalance_static);
@@ -154,17 +165,27 @@ document *moe_doc(const char *command, const collcalc_moe_query *q, const collca
     doc_text(doc, "all-to-all keeps %.3g GPUs busy per token (%s moved); scattering the experts "
                   "and all-reducing would involve all %d GPUs (%s per GPU)",
              r->a2a_gpus_busy_per_token, a, r->allreduce_gpus, b); /* at most top-k: no e */
-    if (r->nodes > 1)
+    if (q->mode == COLLCALC_MOE_LOW_LATENCY && r->nodes > 1)
+        doc_text(doc, "%s %.1f / %.1f GB/s (dispatch / combine: bytes counted per selection, "
+                      "its own GPU's and node's included); the NIC share carries %.1f / %.1f "
+                      "GB/s (%.1f%% of the selections)",
+                 printer(q, r), r->logical_dispatch_GBps, r->logical_combine_GBps,
+                 r->wire_dispatch_GBps, r->wire_combine_GBps, 100.0 * r->share_network);
+    else if (q->mode == COLLCALC_MOE_LOW_LATENCY)
+        doc_text(doc, "%s %.1f / %.1f GB/s (dispatch / combine: bytes counted per selection, "
+                      "its own GPU's included)",
+                 printer(q, r), r->logical_dispatch_GBps, r->logical_combine_GBps);
+    else if (r->nodes > 1)
         doc_text(doc, "%s %.1f / %.1f GB/s \"RDMA\" (dispatch / combine: bytes counted per "
                       "destination node, its own included, %.2f nodes per token); the NIC share "
                       "carries %.1f / %.1f GB/s (%.2f remote nodes)",
-                 printer(r), r->logical_dispatch_GBps, r->logical_combine_GBps,
+                 printer(q, r), r->logical_dispatch_GBps, r->logical_combine_GBps,
                  r->nodes_touched_per_token, r->wire_dispatch_GBps, r->wire_combine_GBps,
                  r->remote_nodes_per_token);
     else
         doc_text(doc, "%s %.1f / %.1f GB/s %s (dispatch / combine: bytes received from the other "
                       "GPUs)",
-                 printer(r), r->logical_dispatch_GBps, r->logical_combine_GBps, r->fabric);
+                 printer(q, r), r->logical_dispatch_GBps, r->logical_combine_GBps, r->fabric);
     collcalc_moe_edge edge;
     collcalc_diag edge_diag;
     bool has_edge = collcalc_moe_domain_edge(q, &edge, &edge_diag) == COLLCALC_OK &&
@@ -179,9 +200,16 @@ document *moe_doc(const char *command, const collcalc_moe_query *q, const collca
         if (edge.outside_gpus_in_last_node < edge.domain_gpus)
             snprintf(layout, sizeof layout, " (%d + %d GPUs)", edge.domain_gpus,
                      edge.outside_gpus_in_last_node);
-        doc_text(doc, "leaving the %s domain (%d GPUs): EP %d dispatch + combine %s, EP %d%s %s "
+        char domain[48];
+        if (pcie_only(q, r))
+            snprintf(domain, sizeof domain, "the node (%d GPUs on %s)", edge.domain_gpus,
+                     r->fabric);
+        else
+            snprintf(domain, sizeof domain, "the %s domain (%d GPUs)", r->fabric,
+                     edge.domain_gpus);
+        doc_text(doc, "leaving %s: EP %d dispatch + combine %s, EP %d%s %s "
                       "(%.0f %% of the busiest GPU's selections on the network, %s the time)",
-                 r->fabric, edge.domain_gpus, edge.inside, a, edge.outside,
+                 domain, edge.inside, a, edge.outside,
                  edge.outside_nodes == 2 ? layout : "", b, 100.0 * edge.outside_share_network, c);
     }
     record_set *set = doc_records(doc, &MOE_SCHEMA);
@@ -230,7 +258,9 @@ document *moe_doc(const char *command, const collcalc_moe_query *q, const collca
     record_number(set, "serial_us", r->serial_us);
     record_number(set, "timeline_us", r->timeline_us);
     record_number(set, "hidden_us", r->hidden_us);
-    record_text(set, "deepep_counts", r->nodes > 1 ? "rdma" : "scale-up");
+    record_text(set, "deepep_counts", q->mode == COLLCALC_MOE_LOW_LATENCY ? "selections"
+                                      : r->nodes > 1                      ? "rdma"
+                                                                          : "scale-up");
     record_number(set, "deepep_dispatch_GBps", r->logical_dispatch_GBps);
     record_number(set, "deepep_combine_GBps", r->logical_combine_GBps);
     if (r->nodes > 1) {

@@ -116,10 +116,12 @@ static collcalc_status check_query(const collcalc_moe_query *q, collcalc_diag *d
                                   "--combine-dtype must be bf16 or fp8");
     if (q->mode != COLLCALC_MOE_NORMAL && q->mode != COLLCALC_MOE_LOW_LATENCY)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID, "--mode: unknown MoE mode");
-    if (q->imbalance != 0 && !plan_in_range(q->imbalance, 1.0, COLLCALC_MOE_IMBALANCE_MAX))
+    /* max/mean of the GPU loads is at most ep: every selection on one GPU. */
+    if (q->imbalance != 0 &&
+        !plan_in_range(q->imbalance, 1.0, fmin(COLLCALC_MOE_IMBALANCE_MAX, (double)q->ep)))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "--imbalance (max/mean) must be between 1 and %.0f (got %g)",
-                                  COLLCALC_MOE_IMBALANCE_MAX, q->imbalance);
+                                  "--imbalance (max/mean) must be between 1 and %d, the EP degree "
+                                  "(all selections on one GPU) (got %g)", q->ep, q->imbalance);
     if (!plan_in_range(q->zipf_s, 0.0, COLLCALC_MOE_ZIPF_MAX))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "--zipf must be between 0 and %g (got %g)",
@@ -642,13 +644,18 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     r->share_nvlink = busiest->share_nvlink;
     r->share_network = busiest->share_network;
     r->remote_nodes_per_token = busiest->remote_nodes;
-    r->bytes_local = full.d_local;
+    /* The busiest GPU's bytes scale with its load as its time does: it
+     * receives imbalance x the mean dispatch selections and sends as many
+     * combine results back (doc/MODEL.md §20.3). */
+    r->bytes_local = full.d_local * r->imbalance;
     r->bytes_nvlink = full.d_nvlink * r->imbalance;
     r->bytes_network = full.d_network * r->imbalance;
     r->combine_bytes_nvlink = full.c_nvlink * r->imbalance;
     r->combine_bytes_network = full.c_network * r->imbalance;
-    r->dispatch_bytes_per_gpu = r->selections_per_gpu * (double)r->dispatch_bytes_per_selection;
-    r->combine_bytes_per_gpu = r->selections_per_gpu * (double)r->combine_bytes_per_selection;
+    r->dispatch_bytes_per_gpu =
+        r->selections_per_gpu * (double)r->dispatch_bytes_per_selection * r->imbalance;
+    r->combine_bytes_per_gpu =
+        r->selections_per_gpu * (double)r->combine_bytes_per_selection * r->imbalance;
     r->dispatch_us = full.dispatch_us;
     r->dispatch_latency_us = full.dispatch_latency_us;
     r->dispatch_bandwidth_us = full.dispatch_bandwidth_us;
@@ -682,15 +689,26 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     if (plan_cost(&q->costing, &ar, &ar_result, NULL) == COLLCALC_OK)
         r->allreduce_us = ar_result.time_us;
 
-    /* DeepEP's printed bandwidth: one node, NVLink bytes received; several
-     * nodes, "RDMA" bytes counted once per distinct destination node of a
+    /* DeepEP's printed bandwidth (doc/MODEL.md §20.5). Low-latency
+     * (tests/test_low_latency.py): every selection of the rank's tokens,
+     * FP8 or BF16 bytes each, the GPU's own and its node's included, over
+     * the kernel time. Normal, one node: NVLink bytes received; several
+     * nodes: "RDMA" bytes counted once per distinct destination node of a
      * token, its own node included (DeepEP issue 51: about N/(N-1) x what
      * the NIC carries on 2 nodes). */
     if (r->dispatch_us > 0 && r->combine_us > 0) {
         double d_b = (double)r->dispatch_bytes_per_selection;
         double c_b = (double)r->combine_bytes_per_selection;
         double tokens = (double)q->tokens;
-        if (r->nodes > 1) {
+        if (q->mode == COLLCALC_MOE_LOW_LATENCY) {
+            r->logical_dispatch_GBps = r->selections_per_gpu * d_b / r->dispatch_us / 1e3;
+            r->logical_combine_GBps = r->selections_per_gpu * c_b / r->combine_us / 1e3;
+            double nvl = r->selections_per_gpu * (1.0 - r->share_local) * r->imbalance;
+            r->wire_dispatch_GBps = r->nodes > 1 ? r->bytes_network / r->dispatch_us / 1e3
+                                                 : nvl * d_b / r->dispatch_us / 1e3;
+            r->wire_combine_GBps = r->nodes > 1 ? r->combine_bytes_network / r->combine_us / 1e3
+                                                : nvl * c_b / r->combine_us / 1e3;
+        } else if (r->nodes > 1) {
             r->logical_dispatch_GBps = tokens * r->nodes_touched_per_token * d_b / r->dispatch_us / 1e3;
             r->logical_combine_GBps = tokens * r->nodes_touched_per_token * c_b / r->combine_us / 1e3;
             r->wire_dispatch_GBps = r->bytes_network / r->dispatch_us / 1e3;
@@ -804,6 +822,8 @@ collcalc_status collcalc_moe_domain_edge(const collcalc_moe_query *query,
             continue;
         collcalc_moe_query q = *query;
         q.ep = eps[i];
+        if (q.imbalance > q.ep) /* a given max/mean past the smaller EP's ceiling */
+            q.imbalance = q.ep;
         status = collcalc_moe_evaluate(&q, r, diag);
         if (status != COLLCALC_OK)
             break;

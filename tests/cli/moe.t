@@ -2,9 +2,9 @@ $ collcalc moe --model deepseek-v3 --ep 32 --tokens 128 --mode low-latency --pla
 deepseek-v3 MoE layer, EP 32 over 2 nodes (24 + 8 GPUs), 128 tokens per rank, low-latency mode
 bytes per selected (token, expert): dispatch 7408 (fp8), combine 14336 (bf16)
 selections stay on the GPU 3.1%, cross NVLink 21.9%, cross the network 75.0% (a GPU of the 8-GPU node; 25.0% on the full nodes)
-dispatch 7.59 MB per GPU in 153 us; combine 14.7 MB in 271 us (busiest GPU, imbalance 1.00x from uniform)
+dispatch 7.59 MB received per GPU in 153 us; combine 14.7 MB sent in 271 us (busiest GPU, imbalance 1.00x from uniform)
 all-to-all keeps 7.27 GPUs busy per token (174 kB moved); scattering the experts and all-reducing would involve all 32 GPUs (114 MB per GPU)
-DeepEP would print 11.1 / 12.1 GB/s "RDMA" (dispatch / combine: bytes counted per destination node, its own included, 1.79 nodes per token); the NIC share carries 37.3 / 40.6 GB/s (1.00 remote nodes)
+DeepEP would print 49.7 / 54.1 GB/s (dispatch / combine: bytes counted per selection, its own GPU's and node's included); the NIC share carries 37.3 / 40.6 GB/s (75.0% of the selections)
 leaving the NVLink domain (24 GPUs): EP 16 dispatch + combine 94.8 us, EP 32 (24 + 8 GPUs) 424 us (75 % of the busiest GPU's selections on the network, 4.47x the time)
 
 warning EP 32 spans 2 nodes (24 + 8 GPUs): 75 % of selections cross the network on the 8-GPU node, 25 % on the full ones
@@ -13,15 +13,15 @@ $ collcalc moe --model deepseek-v3 --ep 32 --tokens 128 --mode low-latency --pla
 deepseek-v3 MoE layer, EP 32 over 2 nodes x 16 GPUs, 128 tokens per rank, low-latency mode
 bytes per selected (token, expert): dispatch 7408 (fp8), combine 14336 (bf16)
 selections stay on the GPU 3.1%, cross NVLink 46.9%, cross the network 50.0%
-dispatch 7.59 MB per GPU in 107 us; combine 14.7 MB in 187 us (busiest GPU, imbalance 1.00x from uniform)
+dispatch 7.59 MB received per GPU in 107 us; combine 14.7 MB sent in 187 us (busiest GPU, imbalance 1.00x from uniform)
 all-to-all keeps 7.27 GPUs busy per token (174 kB moved); scattering the experts and all-reducing would involve all 32 GPUs (114 MB per GPU)
-DeepEP would print 17.5 / 19.4 GB/s "RDMA" (dispatch / combine: bytes counted per destination node, its own included, 1.97 nodes per token); the NIC share carries 35.6 / 39.3 GB/s (0.99 remote nodes)
+DeepEP would print 71.1 / 78.6 GB/s (dispatch / combine: bytes counted per selection, its own GPU's and node's included); the NIC share carries 35.6 / 39.3 GB/s (50.0% of the selections)
 leaving the NVLink domain (16 GPUs): EP 16 dispatch + combine 94.8 us, EP 32 294 us (50 % of the busiest GPU's selections on the network, 3.09x the time)
 
 warning EP 32 spans 2 nodes: 50 % of selections cross the network
         next: keep EP inside one 16-GPU NVLink domain if it fits
 $ collcalc moe --model deepseek-v3 --ep 32 --tokens 128 --mode low-latency --platform hgx-h100 --gpus-per-node 24 --format json
-{"schema_version":1,"command":"moe","query":{"model":"deepseek-v3","ep":32,"tokens":128,"mode":"low-latency","dispatch_dtype":"fp8","combine_dtype":"bf16","gpus_per_node":24,"intra_link":"nvlink4","inter_link":"ib-ndr","redundant_experts":0,"split_batch":1},"results":[{"ep":32,"nodes":2,"gpus_per_node":24,"gpus_in_last_node":8,"busiest_node_gpus":8,"fabric":"NVLink","mode":"low-latency","slots":256,"slots_per_gpu":8,"expert_memory_increase":0,"dispatch_bytes_per_selection":7408,"combine_bytes_per_selection":14336,"selections_per_gpu":1024,"share_local":0.03125,"share_nvlink":0.21875,"share_network":0.75,"share_network_full":0.25,"share_network_last":0.75,"nodes_touched_per_token":1.7857142857142858,"remote_nodes_per_token":1,"bytes_local":237056,"bytes_nvlink":1659392,"bytes_network":5689344,"dispatch_bytes_per_gpu":7585792,"combine_bytes_per_gpu":14680064,"dispatch_us":152.50539130434782,"dispatch_latency_us":28.823999999999998,"dispatch_bandwidth_us":123.68139130434783,"combine_us":271.2728695652174,"combine_latency_us":31.924,"combine_bandwidth_us":239.3488695652174,"imbalance":1,"imbalance_static":1,"imbalance_rebalanced":1,"imbalance_from":"uniform","a2a_gpus_busy_per_token":7.2667999173528806,"a2a_bytes_per_token":173952,"allreduce_gpus":32,"allreduce_bytes_per_gpu":113770496,"allreduce_us":429.1589565217391,"serial_us":423.7782608695652,"timeline_us":423.7782608695652,"hidden_us":0,"deepep_counts":"rdma","deepep_dispatch_GBps":11.102933006991138,"deepep_combine_GBps":12.079350232302595,"nic_dispatch_GBps":37.30585490349022,"nic_combine_GBps":40.586616780536716,"domain_gpus":24,"domain_inside_ep":16,"domain_inside_us":94.84960000000001,"domain_inside_share_network":0,"domain_outside_ep":32,"domain_outside_us":423.7782608695652,"domain_outside_share_network":0.75,"domain_outside_over_inside":4.467897185328828}],"timeline":[{"label":"router","half":0,"communication":false,"start_us":0,"end_us":0},{"label":"dispatch","half":0,"communication":true,"start_us":0,"end_us":152.50539130434782},{"label":"experts","half":0,"communication":false,"start_us":152.50539130434782,"end_us":152.50539130434782},{"label":"combine","half":0,"communication":true,"start_us":152.50539130434782,"end_us":423.7782608695652}],"findings":[{"severity":"warning","code":"ep-crosses-node","message":"EP 32 spans 2 nodes (24 + 8 GPUs): 75 % of selections cross the network on the 8-GPU node, 25 % on the full ones","next_step":"keep EP inside one 24-GPU NVLink domain if it fits","lines":""}],"notes":[]}
+{"schema_version":1,"command":"moe","query":{"model":"deepseek-v3","ep":32,"tokens":128,"mode":"low-latency","dispatch_dtype":"fp8","combine_dtype":"bf16","gpus_per_node":24,"intra_link":"nvlink4","inter_link":"ib-ndr","redundant_experts":0,"split_batch":1},"results":[{"ep":32,"nodes":2,"gpus_per_node":24,"gpus_in_last_node":8,"busiest_node_gpus":8,"fabric":"NVLink","mode":"low-latency","slots":256,"slots_per_gpu":8,"expert_memory_increase":0,"dispatch_bytes_per_selection":7408,"combine_bytes_per_selection":14336,"selections_per_gpu":1024,"share_local":0.03125,"share_nvlink":0.21875,"share_network":0.75,"share_network_full":0.25,"share_network_last":0.75,"nodes_touched_per_token":1.7857142857142858,"remote_nodes_per_token":1,"bytes_local":237056,"bytes_nvlink":1659392,"bytes_network":5689344,"dispatch_bytes_per_gpu":7585792,"combine_bytes_per_gpu":14680064,"dispatch_us":152.50539130434782,"dispatch_latency_us":28.823999999999998,"dispatch_bandwidth_us":123.68139130434783,"combine_us":271.2728695652174,"combine_latency_us":31.924,"combine_bandwidth_us":239.3488695652174,"imbalance":1,"imbalance_static":1,"imbalance_rebalanced":1,"imbalance_from":"uniform","a2a_gpus_busy_per_token":7.2667999173528806,"a2a_bytes_per_token":173952,"allreduce_gpus":32,"allreduce_bytes_per_gpu":113770496,"allreduce_us":429.1589565217391,"serial_us":423.7782608695652,"timeline_us":423.7782608695652,"hidden_us":0,"deepep_counts":"selections","deepep_dispatch_GBps":49.7411398713203,"deepep_combine_GBps":54.11548904071563,"nic_dispatch_GBps":37.30585490349022,"nic_combine_GBps":40.586616780536716,"domain_gpus":24,"domain_inside_ep":16,"domain_inside_us":94.84960000000001,"domain_inside_share_network":0,"domain_outside_ep":32,"domain_outside_us":423.7782608695652,"domain_outside_share_network":0.75,"domain_outside_over_inside":4.467897185328828}],"timeline":[{"label":"router","half":0,"communication":false,"start_us":0,"end_us":0},{"label":"dispatch","half":0,"communication":true,"start_us":0,"end_us":152.50539130434782},{"label":"experts","half":0,"communication":false,"start_us":152.50539130434782,"end_us":152.50539130434782},{"label":"combine","half":0,"communication":true,"start_us":152.50539130434782,"end_us":423.7782608695652}],"findings":[{"severity":"warning","code":"ep-crosses-node","message":"EP 32 spans 2 nodes (24 + 8 GPUs): 75 % of selections cross the network on the 8-GPU node, 25 % on the full ones","next_step":"keep EP inside one 24-GPU NVLink domain if it fits","lines":""}],"notes":[]}
 $ collcalc moe --model kimi-k2 --ep 96 --tokens 128 --platform gb300-nvl72 --format csv
 ep,nodes,gpus_per_node,gpus_in_last_node,busiest_node_gpus,fabric,mode,slots,slots_per_gpu,expert_memory_increase,dispatch_bytes_per_selection,combine_bytes_per_selection,selections_per_gpu,share_local,share_nvlink,share_network,share_network_full,share_network_last,nodes_touched_per_token,remote_nodes_per_token,bytes_local,bytes_nvlink,bytes_network,dispatch_bytes_per_gpu,combine_bytes_per_gpu,dispatch_us,dispatch_latency_us,dispatch_bandwidth_us,combine_us,combine_latency_us,combine_bandwidth_us,imbalance,imbalance_static,imbalance_rebalanced,imbalance_from,a2a_gpus_busy_per_token,a2a_bytes_per_token,allreduce_gpus,allreduce_bytes_per_gpu,allreduce_us,serial_us,timeline_us,hidden_us,deepep_counts,deepep_dispatch_GBps,deepep_combine_GBps,nic_dispatch_GBps,nic_combine_GBps,domain_gpus,domain_inside_ep,domain_inside_us,domain_inside_share_network,domain_outside_ep,domain_outside_us,domain_outside_share_network,domain_outside_over_inside
 96,2,72,24,24,NVLink,normal,384,4,0,7408,14336,1024,0.010416666666666666,0.23958333333333334,0.75,0.25,0.75,1.9023155809338959,0.9999878299298189,79018.66666666666,7269717.333333334,948212.4600473726,7585792,14680064,64.10290511848245,20,44.10290511848245,105.34817059645847,20,85.34817059645847,1,1,1,uniform,7.782967873072849,173952,96,348651520,733.0767149758453,169.45107571494094,169.45107571494094,0,rdma,28.13946241720917,33.13550002600327,14.79203568535273,17.41829646812628,72,64,75.07104,0,96,169.45107571494094,0.75,2.2572096472213645
@@ -29,24 +29,26 @@ $ collcalc moe --model qwen3-235b-a22b --ep 16 --tokens 256 --platform mi355x-8x
 qwen3-235b-a22b MoE layer, EP 16 over 2 nodes x 8 GPUs, 256 tokens per rank, normal mode
 bytes per selected (token, expert): dispatch 4240 (fp8), combine 8192 (bf16)
 selections stay on the GPU 6.2%, cross xGMI 43.8%, cross the network 50.0%
-dispatch 8.68 MB per GPU in 70.3 us; combine 16.8 MB in 117 us (busiest GPU, imbalance 1.00x from uniform)
+dispatch 8.68 MB received per GPU in 70.3 us; combine 16.8 MB sent in 117 us (busiest GPU, imbalance 1.00x from uniform)
 all-to-all keeps 6.6 GPUs busy per token (99.5 kB moved); scattering the experts and all-reducing would involve all 16 GPUs (62.9 MB per GPU)
 DeepEP's accounting (DeepEP runs on NVIDIA GPUs; ROCm's EP library is MORI-EP) would print 30.8 / 35.7 GB/s "RDMA" (dispatch / combine: bytes counted per destination node, its own included, 1.99 nodes per token); the NIC share carries 15.4 / 17.8 GB/s (1.00 remote nodes)
 leaving the xGMI domain (8 GPUs): EP 8 dispatch + combine 93.1 us, EP 16 188 us (50 % of the busiest GPU's selections on the network, 2.01x the time)
 
 warning EP 16 spans 2 nodes: 50 % of selections cross the network
         next: keep EP inside one node (8 GPUs on xGMI) if it fits
-$ collcalc moe --model qwen3-235b-a22b --ep 8 --tokens 1 --platform mi355x-8x --imbalance 1000
+$ collcalc moe --model qwen3-235b-a22b --ep 8 --tokens 1 --platform mi355x-8x --imbalance 8
 qwen3-235b-a22b MoE layer, EP 8 over 1 node x 8 GPUs, 1 token per rank, normal mode
 bytes per selected (token, expert): dispatch 4240 (fp8), combine 8192 (bf16)
 selections stay on the GPU 12.5%, cross xGMI 87.5%, cross the network 0.0%
-dispatch 33.9 kB per GPU in 90.8 us; combine 65.5 kB in 157 us (busiest GPU, imbalance 1,000x from given)
+dispatch 271 kB received per GPU in 20.6 us; combine 524 kB sent in 21.1 us (busiest GPU, imbalance 8.00x from given)
 all-to-all keeps 5.34 GPUs busy per token (99.5 kB moved); scattering the experts and all-reducing would involve all 8 GPUs (115 kB per GPU)
-DeepEP's accounting (DeepEP runs on NVIDIA GPUs; ROCm's EP library is MORI-EP) would print 0.3 / 0.4 GB/s xGMI (dispatch / combine: bytes received from the other GPUs)
-leaving the xGMI domain (8 GPUs): EP 8 dispatch + combine 248 us, EP 16 616 us (50 % of the busiest GPU's selections on the network, 2.49x the time)
+DeepEP's accounting (DeepEP runs on NVIDIA GPUs; ROCm's EP library is MORI-EP) would print 1.4 / 2.7 GB/s xGMI (dispatch / combine: bytes received from the other GPUs)
+leaving the xGMI domain (8 GPUs): EP 8 dispatch + combine 41.7 us, EP 16 44.6 us (50 % of the busiest GPU's selections on the network, 1.07x the time)
 
-warning the hottest GPU carries 1000.00x the mean load: dispatch and combine take that much longer
+warning the hottest GPU carries 8.00x the mean load: dispatch and combine take that much longer
         next: add redundant experts (EPLB) or rebalance the placement
+info    at 1 token per GPU the normal kernels are latency-bound
+        next: use the low-latency kernels for decode-size batches
 $ collcalc moe --model deepseek-v3 --ep 32 --tokens 128 --platform hgx-h100 --zipf 50
 [stderr] collcalc moe: --zipf: '50' is out of range: must be between 0 and 10 (see 'collcalc moe --help')
 [exit 2]
@@ -59,3 +61,27 @@ $ collcalc moe --model deepseek-v3 --ep 32 --tokens 128 --platform hgx-h100 --sm
 $ collcalc moe --model deepseek-v3 --ep 1 --tokens 128 --platform hgx-h100
 [stderr] collcalc moe: --ep must be at least 2 for a dispatch (got 1) (see 'collcalc moe --help')
 [exit 2]
+$ collcalc moe --model deepseek-v3 --ep 8 --tokens 4096 --platform hgx-h100 --imbalance 20
+[stderr] collcalc moe: --imbalance (max/mean) must be between 1 and 8, the EP degree (all selections on one GPU) (got 20) (see 'collcalc moe --help')
+[exit 2]
+$ collcalc moe --model qwen3-235b-a22b --ep 32 --tokens 256 --platform hgx-h20 --mode low-latency
+qwen3-235b-a22b MoE layer, EP 32 over 4 nodes x 8 GPUs, 256 tokens per rank, low-latency mode
+bytes per selected (token, expert): dispatch 4240 (fp8), combine 8192 (bf16)
+selections stay on the GPU 3.1%, cross NVLink 21.9%, cross the network 75.0%
+dispatch 8.68 MB received per GPU in 334 us; combine 16.8 MB sent in 601 us (busiest GPU, imbalance 1.00x from uniform)
+all-to-all keeps 7.36 GPUs busy per token (99.5 kB moved); scattering the experts and all-reducing would involve all 32 GPUs (130 MB per GPU)
+DeepEP would print 26.0 / 27.9 GB/s (dispatch / combine: bytes counted per selection, its own GPU's and node's included); the NIC share carries 19.5 / 20.9 GB/s (75.0% of the selections)
+leaving the NVLink domain (8 GPUs): EP 8 dispatch + combine 159 us, EP 16 654 us (50 % of the busiest GPU's selections on the network, 4.12x the time)
+
+warning EP 32 spans 4 nodes: 75 % of selections cross the network
+        next: keep EP inside one NVLink domain (e.g. a GB200 NVL72) if it fits
+$ collcalc moe --model deepseek-v3 --ep 96 --redundant-experts 32 --tokens 128 --platform gb200-nvl72 --mode low-latency --format json
+{"schema_version":1,"command":"moe","query":{"model":"deepseek-v3","ep":96,"tokens":128,"mode":"low-latency","dispatch_dtype":"fp8","combine_dtype":"bf16","gpus_per_node":72,"intra_link":"nvlink5","inter_link":"ib-ndr","redundant_experts":32,"split_batch":1},"results":[{"ep":96,"nodes":2,"gpus_per_node":72,"gpus_in_last_node":24,"busiest_node_gpus":24,"fabric":"NVLink","mode":"low-latency","slots":288,"slots_per_gpu":3,"expert_memory_increase":0.125,"dispatch_bytes_per_selection":7408,"combine_bytes_per_selection":14336,"selections_per_gpu":1024,"share_local":0.010416666666666666,"share_nvlink":0.23958333333333334,"share_network":0.75,"share_network_full":0.25,"share_network_last":0.75,"nodes_touched_per_token":1.7857142857142858,"remote_nodes_per_token":1,"bytes_local":79018.66666666666,"bytes_nvlink":1817429.3333333335,"bytes_network":5689344,"dispatch_bytes_per_gpu":7585792,"combine_bytes_per_gpu":14680064,"dispatch_us":152.50539130434782,"dispatch_latency_us":28.823999999999998,"dispatch_bandwidth_us":123.68139130434783,"combine_us":277.6728695652174,"combine_latency_us":38.324,"combine_bandwidth_us":239.3488695652174,"imbalance":1,"imbalance_static":1,"imbalance_rebalanced":1,"imbalance_from":"uniform","a2a_gpus_busy_per_token":7.817955717132616,"a2a_bytes_per_token":173952,"allreduce_gpus":96,"allreduce_bytes_per_gpu":348651520,"allreduce_us":733.0767149758453,"serial_us":430.17826086956524,"timeline_us":430.17826086956524,"hidden_us":0,"deepep_counts":"selections","deepep_dispatch_GBps":49.7411398713203,"deepep_combine_GBps":52.86819710901599,"nic_dispatch_GBps":37.30585490349022,"nic_combine_GBps":39.65114783176199,"domain_gpus":72,"domain_inside_ep":72,"domain_inside_us":76.72830814814816,"domain_inside_share_network":0,"domain_outside_ep":96,"domain_outside_us":430.17826086956524,"domain_outside_share_network":0.75,"domain_outside_over_inside":5.606513049120941}],"timeline":[{"label":"router","half":0,"communication":false,"start_us":0,"end_us":0},{"label":"dispatch","half":0,"communication":true,"start_us":0,"end_us":152.50539130434782},{"label":"experts","half":0,"communication":false,"start_us":152.50539130434782,"end_us":152.50539130434782},{"label":"combine","half":0,"communication":true,"start_us":152.50539130434782,"end_us":430.17826086956524}],"findings":[{"severity":"warning","code":"ep-crosses-node","message":"EP 96 spans 2 nodes (72 + 24 GPUs): 75 % of selections cross the network on the 24-GPU node, 25 % on the full ones","next_step":"keep EP inside one 72-GPU NVLink domain if it fits","lines":""},{"severity":"info","code":"redundant-expert-memory","message":"32 redundant experts: 288 slots (3 per GPU), expert weight memory +12.5 %","next_step":"","lines":""}],"notes":[]}
+$ collcalc moe --model deepseek-v3 --ep 8 --tokens 128 --platform l40s-8x-pcie --mode low-latency
+deepseek-v3 MoE layer, EP 8 over 1 node x 8 GPUs, 128 tokens per rank, low-latency mode
+bytes per selected (token, expert): dispatch 7408 (fp8), combine 14336 (bf16)
+selections stay on the GPU 12.5%, cross PCIe 87.5%, cross the network 0.0%
+dispatch 7.59 MB received per GPU in 301 us; combine 14.7 MB sent in 555 us (busiest GPU, imbalance 1.00x from uniform)
+all-to-all keeps 5.29 GPUs busy per token (174 kB moved); scattering the experts and all-reducing would involve all 8 GPUs (25.7 MB per GPU)
+DeepEP's accounting (DeepEP's README requires NVLink between a node's GPUs) would print 25.2 / 26.5 GB/s (dispatch / combine: bytes counted per selection, its own GPU's included)
+leaving the node (8 GPUs on PCIe): EP 8 dispatch + combine 856 us, EP 16 2.00 ms (50 % of the busiest GPU's selections on the network, 2.34x the time)

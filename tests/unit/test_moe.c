@@ -98,19 +98,37 @@ static void test_deepep_bytes(void **state)
 }
 
 /* DeepEP low-latency, 128 tokens per rank, top-8, H800 + CX7 (DeepEP
- * docs/legacy.md; doc/MODEL.md §20.2): dispatch / combine latency in us. */
+ * docs/legacy.md; doc/MODEL.md §20.2): dispatch / combine latency in us and
+ * the "RDMA bandwidth" columns, which tests/test_low_latency.py prints as
+ * every selection's FP8 / BF16 bytes over the kernel time (§20.5). */
 static void test_low_latency_published(void **state)
 {
     (void)state;
     const int eps[] = {8, 16, 32, 64, 128, 256};
     const double dispatch[] = {77, 118, 155, 173, 192, 194};
     const double combine[] = {114, 195, 273, 314, 369, 360};
+    const double dispatch_GBps[] = {98, 63, 48, 43, 39, 39};
+    const double combine_GBps[] = {127, 74, 53, 46, 39, 40};
     double previous = 0;
     for (size_t i = 0; i < 6; i++) {
         collcalc_moe_query q = h800_query(eps[i], 128, COLLCALC_MOE_LOW_LATENCY);
         collcalc_moe_result r = run(&q);
         assert_close(r.dispatch_us, dispatch[i], 0.07);
         assert_close(r.combine_us, combine[i], 0.07);
+        assert_close(r.logical_dispatch_GBps, 1024.0 * 7408 / r.dispatch_us / 1e3, 1e-12);
+        assert_close(r.logical_combine_GBps, 1024.0 * 14336 / r.combine_us / 1e3, 1e-12);
+        /* the accounting: the bytes it counts over the published latency give
+         * the published GB/s (the table rounds to whole GB/s and us) ... */
+        assert_close(r.logical_dispatch_GBps * r.dispatch_us / dispatch[i], dispatch_GBps[i],
+                     0.03);
+        assert_close(r.logical_combine_GBps * r.combine_us / combine[i], combine_GBps[i], 0.03);
+        /* ... and the model's own figure follows its time (within 7 %) */
+        assert_close(r.logical_dispatch_GBps, dispatch_GBps[i], 0.10);
+        assert_close(r.logical_combine_GBps, combine_GBps[i], 0.10);
+        /* the NIC carries the network share only */
+        if (r.nodes > 1)
+            assert_close(r.wire_dispatch_GBps, r.logical_dispatch_GBps * r.share_network,
+                         1e-12);
         assert_true(r.dispatch_us > previous); /* more peers, more network */
         previous = r.dispatch_us;
     }
@@ -411,6 +429,31 @@ static void test_imbalance(void **state)
     assert_string_equal(given.imbalance_from, "given");
     assert_close(given.dispatch_bandwidth_us, 1.5 * base.dispatch_bandwidth_us, 1e-12);
     assert_non_null(collcalc_findings_find(&given.findings, "ep-imbalance"));
+    /* The busiest GPU's bytes scale as its time: dispatch received, combine
+     * sent; in low-latency mode its local, NVLink and network bytes add up. */
+    assert_close(given.dispatch_bytes_per_gpu, 1.5 * base.dispatch_bytes_per_gpu, 1e-12);
+    assert_close(given.combine_bytes_per_gpu, 1.5 * base.combine_bytes_per_gpu, 1e-12);
+    collcalc_moe_query ll = h800_query(32, 128, COLLCALC_MOE_LOW_LATENCY);
+    ll.imbalance = 4;
+    collcalc_moe_result hot = run(&ll);
+    assert_close(hot.dispatch_bytes_per_gpu, 4.0 * 1024 * 7408, 1e-12);
+    assert_close(hot.bytes_local + hot.bytes_nvlink + hot.bytes_network,
+                 hot.dispatch_bytes_per_gpu, 1e-12);
+    assert_close(hot.wire_dispatch_GBps, hot.bytes_network / hot.dispatch_us / 1e3, 1e-12);
+    /* DeepEP's print counts the rank's own selections: not scaled */
+    assert_close(hot.logical_dispatch_GBps, 1024.0 * 7408 / hot.dispatch_us / 1e3, 1e-12);
+    /* The domain edge compares EP 8 with EP 16: a given 12x is past EP 8's
+     * ceiling there and is taken as 8x; the edge is still reported. */
+    ll = h800_query(16, 128, COLLCALC_MOE_LOW_LATENCY);
+    ll.imbalance = 12;
+    collcalc_moe_edge edge;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_moe_domain_edge(&ll, &edge, &diag), COLLCALC_OK);
+    assert_int_equal(edge.inside, 8);
+    ll.ep = 8;
+    ll.imbalance = 8;
+    hot = run(&ll);
+    assert_close(edge.inside_dispatch_us, hot.dispatch_us, 1e-12);
 
     /* Loads: expert 0 carries 33 units, the other 255 one each. */
     double loads[256];
@@ -518,8 +561,9 @@ static void test_bad_input(void **state)
     } ranges[] = {
         {0, 50, COLLCALC_MOE_ZIPF_MAX, "--zipf must be between 0 and 10 (got 50)"},
         {1, 100000, 0, "--redundant-experts must be between 0 and 4096 (got 100000)"},
-        {2, 2e6, COLLCALC_MOE_IMBALANCE_MAX,
-         "--imbalance (max/mean) must be between 1 and 1000000 (got 2e+06)"},
+        {2, 33, 32, /* max/mean is at most EP: every selection on one GPU */
+         "--imbalance (max/mean) must be between 1 and 32, the EP degree (all selections on "
+         "one GPU) (got 33)"},
         {3, 101, COLLCALC_MOE_SM_SLOWDOWN_MAX, "--sm-slowdown must be between 1 and 100 (got 101)"},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
