@@ -295,13 +295,14 @@ collcalc_status collcalc_cost_answer(const collcalc_query *query, void *context,
  * PCIe distance (PIX, PXB), far_nics the others, far_nic_GBps the slowest
  * rate GPUDirect to a far one delivers (the topology's estimate for its
  * class); the node's NICs (nics_per_node) are the matrix's, a GPU's own
- * (nics_per_gpu) its near ones. COLLCALC_ERR_INVALID ("topo: ...") when
- * GPU0 has no near NIC. */
+ * (nics_per_gpu) its near ones. COLLCALC_ERR_INVALID (a message about the
+ * matrix, for the caller to prefix with the file's name) when it lists no
+ * NICs or GPU0 has no near NIC. */
 collcalc_status collcalc_kv_topo_nics(const collcalc_topo *topo, collcalc_kv_query *q,
                                       collcalc_diag *diag);
 
 /* The same from the text of an `nvidia-smi topo -m` matrix: its parse
- * errors as collcalc_topo_parse says them (no "topo: " prefix). */
+ * errors as collcalc_topo_parse says them. */
 collcalc_status collcalc_kv_topo_text(const char *text, size_t length, collcalc_kv_query *q,
                                       collcalc_diag *diag);
 

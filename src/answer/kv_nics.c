@@ -11,6 +11,11 @@ collcalc_status collcalc_kv_topo_nics(const collcalc_topo *topo, collcalc_kv_que
 {
     q->near_nics = q->far_nics = 0;
     q->far_nic_GBps = 0;
+    /* The file's content, not the option: a data error naming the file. */
+    if (topo->nic_count == 0)
+        return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
+                                  "lists no NICs: kv --topo needs the prefill node's matrix with "
+                                  "its NICs (NIC0, NIC1, ... in nvidia-smi topo -m)");
     for (int d = 0; d < topo->device_count; d++) {
         if (topo->devices[d].kind != COLLCALC_TOPO_NIC)
             continue;
@@ -26,7 +31,7 @@ collcalc_status collcalc_kv_topo_nics(const collcalc_topo *topo, collcalc_kv_que
     }
     if (q->near_nics == 0)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "topo: GPU0 has no NIC at PCIe distance (PIX or PXB)");
+                                  "GPU0 has no NIC at PCIe distance (PIX or PXB)");
     /* The matrix is a prefill node: its NICs are the node's, the near ones
      * a GPU's own (what NCCL binds). */
     q->nics_per_node = topo->nic_count;

@@ -35,9 +35,7 @@ static int kv_topo_nics(cli_context *ctx, collcalc_kv_query *q)
     int code = cli_read_input(ctx, path, &text, &length);
     collcalc_diag diag;
     if (code == 0 && collcalc_kv_topo_text(text, length, q, &diag) != COLLCALC_OK)
-        code = strncmp(diag.message, "topo: ", 6) == 0
-                   ? cli_usage_error(ctx, "--topo", "%s", diag.message + 6)
-                   : cli_data_error(ctx, cli_input_name(path), "%s", diag.message);
+        code = cli_data_error(ctx, cli_input_name(path), "%s", diag.message);
     free(text);
     return code;
 }

@@ -95,3 +95,6 @@ transfer over 8 x eth400 (tcp backend): 336 MB per NIC at 18.0 GB/s; 20.3 ms in 
   8 senders on 8 nodes of 1 NIC, 1 NIC each: through host memory any NIC of the node serves, the node's CPU caps the total
   through host memory (kernel TCP): the GPU's copies are not counted (no --platform names the host link)
   setup 100 us + blocks 1.60 ms (80 x 20.0 us) + bandwidth 18.6 ms = 20.3 ms; bandwidth-bound
+$ collcalc kv --model llama-3-70b --tokens 8k --tp 8 --platform hgx-h100 --backend mooncake --topo examples/topo_pcie_switch_pairs.txt
+[stderr] collcalc kv: examples/topo_pcie_switch_pairs.txt: lists no NICs: kv --topo needs the prefill node's matrix with its NICs (NIC0, NIC1, ... in nvidia-smi topo -m)
+[exit 1]

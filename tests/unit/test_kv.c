@@ -527,6 +527,23 @@ static void test_topo_nics(void **state)
     assert_int_equal(r.nics_per_sender, 1);
     assert_int_equal(r.nics_used, 4);
     assert_int_equal(collcalc_kv_topo_text("not a matrix", 12, &q, &diag), COLLCALC_ERR_INVALID);
+    /* A matrix without NICs (examples/topo_pcie_switch_pairs.txt is one) or
+     * with none near GPU0: the file's content is the problem, said without
+     * an option's prefix (the CLI names the file, exit 1). */
+    static const char no_nics[] = "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+                                  "GPU0\t X \tPIX\t0-31\t0\n"
+                                  "GPU1\tPIX\t X \t0-31\t0\n";
+    assert_int_equal(collcalc_kv_topo_text(no_nics, sizeof no_nics - 1, &q, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "lists no NICs: kv --topo needs the prefill node's matrix "
+                                      "with its NICs (NIC0, NIC1, ... in nvidia-smi topo -m)");
+    static const char far_only[] = "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\n"
+                                   "GPU0\t X \tSYS\tSYS\t0-31\t0\n"
+                                   "GPU1\tSYS\t X \tPIX\t32-63\t1\n"
+                                   "NIC0\tSYS\tPIX\t X \n";
+    assert_int_equal(collcalc_kv_topo_text(far_only, sizeof far_only - 1, &q, &diag),
+                     COLLCALC_ERR_INVALID);
+    assert_string_equal(diag.message, "GPU0 has no NIC at PCIe distance (PIX or PXB)");
 }
 
 /* transfer = setup + block overhead + wire (bandwidth_us) + exposed staging,
