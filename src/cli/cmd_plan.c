@@ -33,11 +33,9 @@ static int plan_query(cli_context *ctx, collcalc_plan_query *q)
     const char *order = arg_value(&ctx->args, OPT_ORDER);
     if (code == 0 && order != NULL && collcalc_dim_order_parse(order, q->order, &diag) != COLLCALC_OK)
         code = cli_usage_error(ctx, "--order", "%s", diag.message);
-    if (code == 0)
-        code = plan_fraction(ctx, OPT_OVERLAP, &q->overlap_tp);
+    if (code == 0 && (code = cli_number(ctx, OPT_OVERLAP, 0.0, 1.0, &q->overlap_tp)) == 0)
+        code = cli_number(ctx, OPT_SM_SLOWDOWN, 1.0, COLLCALC_MOE_SM_SLOWDOWN_MAX, &q->sm_slowdown);
     q->overlap_ep = q->overlap_tp;
-    if (code == 0)
-        code = plan_factor(ctx, OPT_SM_SLOWDOWN, &q->sm_slowdown);
     long value = 0;
     if (code == 0 && (code = cli_count(ctx, OPT_MICRO_BATCHES, 1, 100000, &value)) == 0 && value > 0)
         q->micro_batches = (int)value;
@@ -76,6 +74,10 @@ static int plan_query(cli_context *ctx, collcalc_plan_query *q)
     if (code == 0)
         code = plan_cluster(ctx, gpus, &q->cluster, &single, &basis);
     q->gpus = q->cluster.gpus;
+    if (code == 0 && !search && q->gpus != gpus) /* only --gpus or --nodes can differ */
+        code = cli_usage_error(ctx, arg_given(&ctx->args, OPT_GPUS) ? "--gpus" : "--nodes",
+                               "%d GPUs, but the degrees make %ld (--tp %d x --cp %d x --ep %d x --pp %d x --dp %d)",
+                               q->gpus, gpus, q->tp, q->cp, q->ep, q->pp, q->dp);
     uint64_t memory = 0;
     if (code == 0 && (code = cli_size(ctx, OPT_GPU_MEMORY, &memory)) == 0)
         q->gpu_memory_GB = (double)memory / 1e9;
@@ -99,8 +101,9 @@ static int plan_query(cli_context *ctx, collcalc_plan_query *q)
     if (code == 0 && goal != NULL &&
         collcalc_plan_goal_from_name(goal, &q->goal, &diag) != COLLCALC_OK)
         code = cli_usage_error(ctx, "--goal", "%s", diag.message);
-    if (code == 0)
-        code = cli_time(ctx, OPT_LATENCY_BUDGET, &q->latency_budget_us);
+    if (code == 0 && (code = cli_time(ctx, OPT_LATENCY_BUDGET, &q->latency_budget_us)) == 0 &&
+        arg_given(&ctx->args, OPT_LATENCY_BUDGET) && !(q->latency_budget_us > 0))
+        code = cli_usage_error(ctx, "--latency-budget", "must be above 0 (leave it out for none)");
     static const option_id SEARCH_ONLY[] = {OPT_GOAL, OPT_LATENCY_BUDGET, OPT_TOP};
     for (size_t i = 0; code == 0 && i < 3 && !search; i++)
         if (arg_given(&ctx->args, SEARCH_ONLY[i]))

@@ -30,16 +30,6 @@ int plan_degree(cli_context *ctx, option_id id, int *out)
     return code;
 }
 
-int plan_fraction(cli_context *ctx, option_id id, double *out)
-{
-    return cli_number(ctx, id, 0.0, 1.0, out);
-}
-
-int plan_factor(cli_context *ctx, option_id id, double *out)
-{
-    return cli_number(ctx, id, 1.0, 1000.0, out);
-}
-
 bool plan_has_cluster(const cli_context *ctx)
 {
     static const option_id CLUSTER[] = {OPT_LINK, OPT_PLATFORM, OPT_GPUS_PER_NODE, OPT_INTRA,

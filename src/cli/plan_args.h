@@ -19,10 +19,6 @@ int plan_token_option(cli_context *ctx, option_id id, uint64_t *out);
 /* A degree option: 1 when absent, else 1..1,000,000. */
 int plan_degree(cli_context *ctx, option_id id, int *out);
 
-/* A fraction option in [0, 1] or a factor >= 1 (value unchanged when absent). */
-int plan_fraction(cli_context *ctx, option_id id, double *out);
-int plan_factor(cli_context *ctx, option_id id, double *out);
-
 /* Whether any cluster option was given (--link, --platform, --gpus-per-node,
  * --intra, --inter, ...). */
 bool plan_has_cluster(const cli_context *ctx);

@@ -235,10 +235,10 @@ collcalc_status collcalc_plan_validate(const collcalc_plan_query *q, collcalc_di
             return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                       "overlap fractions must be between 0 and 1 (got %g)",
                                       overlaps[i]);
-    if (!plan_in_range(q->sm_slowdown, 1.0, 100.0))
+    if (!plan_in_range(q->sm_slowdown, 1.0, COLLCALC_MOE_SM_SLOWDOWN_MAX))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "SM slowdown must be between 1 and 100 (got %g)",
-                                  q->sm_slowdown);
+                                  "sm_slowdown must be between 1 and %g (got %g)",
+                                  COLLCALC_MOE_SM_SLOWDOWN_MAX, q->sm_slowdown);
     if (q->imbalance != 0 && !plan_in_range(q->imbalance, 1.0, 1e6))
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "imbalance (max/mean) must be at least 1 (got %g)",

@@ -240,3 +240,15 @@ info    the step's communication is latency-bound: 7760.0 us of fixed cost vs 16
 $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --nodes 2 --tp 4 --pp 8
 [stderr] collcalc plan: tp 4 x pp 8 does not divide the 16 GPUs (see 'collcalc plan --help')
 [exit 2]
+$ collcalc plan --model llama-3-70b --tokens 8 --tp 8 --dp 4 --gpus 16 --platform hgx-h100
+[stderr] collcalc plan: --gpus: 16 GPUs, but the degrees make 32 (--tp 8 x --cp 1 x --ep 1 x --pp 1 x --dp 4) (see 'collcalc plan --help')
+[exit 2]
+$ collcalc plan --model llama-3-70b --tokens 8 --tp 8 --nodes 2 --platform hgx-h100
+[stderr] collcalc plan: --nodes: 16 GPUs, but the degrees make 8 (--tp 8 x --cp 1 x --ep 1 x --pp 1 x --dp 1) (see 'collcalc plan --help')
+[exit 2]
+$ collcalc plan --model llama-3-70b --tokens 8 --search --gpus 8 --latency-budget 0 --strict --platform hgx-h100
+[stderr] collcalc plan: --latency-budget: must be above 0 (leave it out for none) (see 'collcalc plan --help')
+[exit 2]
+$ collcalc plan --model llama-3-70b --tokens 8 --tp 8 --sm-slowdown 1000 --platform hgx-h100
+[stderr] collcalc plan: --sm-slowdown: '1000' is out of range: must be between 1 and 100 (see 'collcalc plan --help')
+[exit 2]
