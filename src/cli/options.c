@@ -214,7 +214,7 @@ static const option_def DEFS[OPT_COUNT] = {
                      "or auto (default: nvlink when both fit one multi-node NVLink\n"
                      "domain such as a GB200 NVL72 rack, else network; tcp: network)"},
     [OPT_NO_GDR] = {OPT_NO_GDR, "no-gdr", NULL, 0, NULL,
-                    "GPUDirect RDMA off: the KV crosses the host link (PCIe) into\n"
+                    "GPUDirect RDMA off: the KV crosses the host link (PCIe, C2C) into\n"
                     "host memory and out (nccl, nixl: pipelined; mooncake: in series)"},
     [OPT_COMPUTE_EFFICIENCY] = {OPT_COMPUTE_EFFICIENCY, "compute-efficiency", NULL, 0, "F",
                                 "fraction of the GPU's peak FLOP/s and memory\n"

@@ -41,8 +41,8 @@ llama-3-70b, bf16 KV cache: 327680 bytes (328 kB) per token (gqa)
 
 transfer over 72 x ib-xdr (tcp backend): 37.3 MB per NIC at 569 MB/s; 65.7 ms in all, effective 40.9 GB/s
   4 senders on 1 node of 72 NICs, 18 NICs each: through host memory any NIC of the node serves, the node's CPU caps the total
-  through host memory (kernel TCP): the copies over pcie6 (11.1 ms, out and in) run in 64 KiB chunks pipelined with the wire: hidden behind it but for the pipeline fill, 1.08 us added
-  setup 100 us + blocks 100 us (5 x 20.0 us) + bandwidth 65.5 ms + staging 1.08 us = 65.7 ms; bandwidth-bound
+  through host memory (kernel TCP): the copies over nvlink-c2c (2.98 ms, out and in) run in 64 KiB chunks pipelined with the wire: hidden behind it but for the pipeline fill, 291 ns added
+  setup 100 us + blocks 100 us (5 x 20.0 us) + bandwidth 65.5 ms + staging 291 ns = 65.7 ms; bandwidth-bound
 $ collcalc kv --model llama-3-70b --tokens 8k --tp 4 --platform gb300-nvl72 --backend tcp --kv-path nvlink
 [stderr] collcalc kv: --kv-path: nvlink: the tcp backend cannot use NVLink (kernel sockets go over the network); use --kv-path network or another backend (see 'collcalc kv --help')
 [exit 2]

@@ -45,6 +45,7 @@ pcie3           host        pci      15.8 GB/s    16.0 GB/s  per-direction    5.
 pcie4           host        pci      31.5 GB/s    32.0 GB/s  per-direction    5.70 us  PCIe 4.0 x16: 16 GT/s per lane, 128b/130b; 31.5 GB/s each way
 pcie5           host        pci      63.0 GB/s    64.0 GB/s  per-direction    5.70 us  PCIe 5.0 x16: 32 GT/s per lane, 128b/130b; 63 GB/s each way (CPU to GPU)
 pcie6           host        pci       121 GB/s     128 GB/s  per-direction    5.70 us  PCIe 6.0 x16: 64 GT/s PAM4 with FLIT and FEC; ~121 GB/s each way
+nvlink-c2c      host        nvlink    450 GB/s     900 GB/s  both-directions  2.00 us  NVLink-C2C (Grace to Hopper/Blackwell GPU): 900 GB/s bidirectional, 450 GB/s each way (CPU to GPU)
 ib-hdr          scale-out   net      25.0 GB/s    25.0 GB/s  per-direction    14.0 us  InfiniBand HDR port (ConnectX-6): 4x50G = 200 Gb/s each way
 ib-ndr200       scale-out   net      25.0 GB/s    25.0 GB/s  per-direction    14.0 us  InfiniBand NDR200 (split NDR port): 2x100G = 200 Gb/s each way
 ib-ndr          scale-out   net      50.0 GB/s    50.0 GB/s  per-direction    14.0 us  InfiniBand NDR port (ConnectX-7): 4x100G = 400 Gb/s each way

@@ -87,10 +87,34 @@ static void json_terms_add_up(void **state)
     }
 }
 
+/* Grace platforms: the GPU's copies into host memory cross NVLink-C2C
+ * (450 GB/s each way), not PCIe. TP 4 of Llama-3-70B at 8k: 671,088,640 B
+ * out of each sender and into each receiver. */
+static void grace_copies_cross_c2c(void **state)
+{
+    (void)state;
+    static const char *const platforms[] = {"gb200-nvl72", "gcp-a4x", "gb300-nvl72",
+                                            "oci-gb300-nvl72", "gcp-a4x-max"};
+    for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++) {
+        char args[160];
+        snprintf(args, sizeof args, "--tp 4 --platform %s --no-gdr --kv-path network",
+                 platforms[i]);
+        char *text = NULL;
+        cJSON *root = kv_json(args, &text);
+        const cJSON *row =
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "results"), 0);
+        test_assert_close_relative(field(row, "staging_us"), 2 * 671088640.0 / 450e3, 1e-12);
+        assert_contains(text, "the copies over nvlink-c2c (2.98 ms, out and in)");
+        free(text);
+        cJSON_Delete(root);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(json_terms_add_up),
+        cmocka_unit_test(grace_copies_cross_c2c),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
