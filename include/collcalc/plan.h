@@ -619,6 +619,9 @@ typedef struct {
     double tokens_per_s_per_gpu;   /* tokens of the step / step / GPUs */
     double comm_share;             /* exposed communication / step */
     collcalc_gpu_flops_type flops_type; /* the tensor type whose FLOP/s were used */
+    const char *fabric;            /* scale-up fabric by the intra link, as moe names it:
+                                      "NVLink", "xGMI", "PCIe", "intra-node link"; static */
+    bool amd;                      /* xGMI: AMD GPUs (RCCL, modelled as NCCL; no DeepEP) */
     collcalc_findings findings; /* rule checks, sorted errors first */
 } collcalc_plan_result;
 

@@ -61,6 +61,10 @@ collcalc_status collcalc_cost_answer(const collcalc_query *query, void *context,
     const collcalc_nccl_candidate *pick = &prediction.candidates[prediction.selected];
     c->nccl_calls++;
     out_result->algo = our_algo(pick->algo, out_result->algo);
+    /* NVLSTree (NVLS inside the nodes, a tree between) keeps its own name */
+    out_result->facts &= ~(unsigned)(COLLCALC_FACT_NVLS_NODE | COLLCALC_FACT_NVLS_TREE);
+    if (pick->algo == COLLCALC_NCCL_NVLS_TREE)
+        out_result->facts |= COLLCALC_FACT_NVLS_TREE;
     out_result->latency_us = pick->latency_pred_us;
     out_result->bandwidth_us = pick->bandwidth_pred_us;
     out_result->time_us = pick->time_us;

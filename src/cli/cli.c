@@ -429,8 +429,9 @@ static const command_spec COMMANDS[] = {
      "--order changes it), decides on which tier each group's collectives run, and\n"
      "reports per collective kind (TP all-reduce or RS + AG with --sp, EP dispatch\n"
      "and combine, PP send/recv, DP gradient reduction for train, CP ring) the count\n"
-     "per layer and per step, the message, the link and the time. --tokens counts\n"
-     "the whole deployment's tokens of one step, split across the DP replicas.\n"
+     "per layer and per step, the message, the link and the time (with --platform\n"
+     "NCCL's tuner, one process per GPU: the single command's --launch\n"
+     "process-per-gpu). --tokens: the deployment's tokens of a step, split over DP.\n"
      "Memory per GPU (on by default: the platform's GPU in data/gpus.json, or\n"
      "--gpu-memory; 90 % usable): weights in the model's native format (or\n"
      "--weight-dtype), the KV cache at --context, activations, NCCL and DeepEP\n"
@@ -442,9 +443,8 @@ static const command_spec COMMANDS[] = {
      "used unless --compute-efficiency), launch and scheduling overheads, CUDA\n"
      "graphs, speculative decoding, prefix caching, chunked prefill mixing, the\n"
      "attention kernel's own limits, and memory fragmentation. Rule checks: TP\n"
-     "across the NVLink domain, TP vs heads and KV heads, EP vs experts, the degrees\n"
-     "vs the GPUs, memory. --strict exits 3 on an error-level violation. --search\n"
-     "ranks every factorization: plans that fit first, then by --goal.",
+     "across the NVLink domain, TP vs heads and KV heads, EP vs experts, memory.\n"
+     "--strict exits 3 on errors; --search ranks factorizations: fitting first, by --goal.",
      PLAN_GROUPS, PLAN_EXAMPLES, -1},
     {"moe", cmd_moe, "expert-parallel dispatch/combine of one MoE layer: bytes, time, imbalance",
      "--model M --ep E --tokens T --platform P [options]",

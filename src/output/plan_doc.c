@@ -378,11 +378,14 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
              collcalc_dtype_name(q->dtype), q->tp, q->cp, q->ep, q->pp, q->dp, r->gpus,
              r->gpus == 1 ? "" : "s", r->nodes,
              r->nodes == 1 ? "" : "s", q->cluster.gpus_per_node, r->rank_order);
-    doc_text(doc, "collectives costed with %s", q->costing.fn != NULL
-                                                   ? "NCCL's tuner on the platform (all-to-all and "
-                                                     "send/recv: its point-to-point model)"
-                                                   : "the alpha-beta model (fastest algorithm NCCL "
-                                                     "runs)");
+    const char *nccl = r->amd ? "NCCL's (RCCL's)" : "NCCL's";
+    if (q->costing.fn != NULL)
+        doc_text(doc, "collectives costed with %s tuner on the platform, one process per GPU "
+                      "(--launch process-per-gpu; all-to-all and send/recv: its point-to-point "
+                      "model)", nccl);
+    else
+        doc_text(doc, "collectives costed with the alpha-beta model (fastest algorithm %s runs)",
+                 r->amd ? "NCCL (RCCL)" : "NCCL");
     doc_text(doc, "%s", "");
     fill_items(doc_records(doc, &ITEM_SCHEMA), r);
     human_time_us(a, sizeof a, r->comm_us);

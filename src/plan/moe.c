@@ -190,7 +190,7 @@ static bool name_starts(const char *name, const char *prefix)
     return true;
 }
 
-static const char *fabric_of(const collcalc_link_params *intra, bool *out_amd)
+const char *plan_fabric_of(const collcalc_link_params *intra, bool *out_amd)
 {
     *out_amd = name_starts(intra->name, "xgmi");
     if (*out_amd)
@@ -595,7 +595,7 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
     double k = m->experts_per_token;
     r->selections_per_gpu = (double)q->tokens * k;
     r->mnnvl = q->cluster.gpus_per_node > 8;
-    r->fabric = fabric_of(&q->cluster.intra, &r->amd);
+    r->fabric = plan_fabric_of(&q->cluster.intra, &r->amd);
     /* The layout: nodes - 1 full nodes of g GPUs and a last one of `last`
      * (MODEL.md §3); a GPU of each kind, the busier decides below. */
     int last = ep - (r->nodes - 1) * g;

@@ -417,7 +417,11 @@ static collcalc_status cost_item(const collcalc_plan_query *q, const group_place
     item->latency_us_each = result.latency_us;
     item->bandwidth_us_each = result.bandwidth_us;
     item->time_us_each = result.time_us;
-    snprintf(item->algo, sizeof item->algo, "%s", collcalc_algo_name(result.algo));
+    /* the single command's name, lowercase: NVLSTree is not NVLS */
+    snprintf(item->algo, sizeof item->algo, "%s",
+             result.algo == COLLCALC_ALGO_NVLS && (result.facts & COLLCALC_FACT_NVLS_TREE)
+                 ? "nvlstree"
+                 : collcalc_algo_name(result.algo));
     set_link(item, q);
     return COLLCALC_OK;
 }
@@ -460,7 +464,12 @@ static collcalc_status ep_items(const collcalc_plan_query *q, collcalc_plan_resu
     if (status != COLLCALC_OK)
         return status;
     long count = (long)r->moe_layers_per_stage * repeat;
-    const char *algo = mq.mode == COLLCALC_MOE_NORMAL ? "deepep-normal" : "deepep-low-latency";
+    /* DeepEP's kernel families; it runs on NVIDIA GPUs with NVLink only, so
+     * elsewhere (AMD xGMI, PCIe) the all-to-all is named by its mode */
+    bool deepep = !r->amd && q->cluster.intra.nvlink;
+    const char *algo = mq.mode == COLLCALC_MOE_NORMAL
+                           ? (deepep ? "deepep-normal" : "a2a-normal")
+                           : (deepep ? "deepep-low-latency" : "a2a-low-latency");
     collcalc_plan_item *d = new_item(r, COLLCALC_COMM_EP_DISPATCH);
     collcalc_plan_item *c = new_item(r, COLLCALC_COMM_EP_COMBINE);
     collcalc_plan_item *both[2] = {d, c};
@@ -513,12 +522,23 @@ static void rule_checks(const collcalc_plan_query *q, collcalc_plan_result *r,
                               worst != NULL ? worst->count_per_step : 0L,
                               worst != NULL ? worst->latency_us_each : 0.0);
     }
-    if (ep->crosses && q->ep > 1)
-        collcalc_findings_add(f, COLLCALC_SEVERITY_WARNING, "ep-crosses-node",
-                              "keep EP inside one NVLink domain if it fits (a GB200 NVL72 holds "
-                              "72 GPUs)",
+    if (ep->crosses && q->ep > 1) {
+        /* the advice moe gives: a rack-scale NVLink domain exists only on
+         * NVIDIA; xGMI and PCIe stop at the node */
+        char advice[96];
+        if (r->amd || !q->cluster.intra.nvlink)
+            snprintf(advice, sizeof advice, "keep EP inside one node (%d GPUs on %s) if it fits",
+                     g, r->fabric);
+        else if (g > 8)
+            snprintf(advice, sizeof advice, "keep EP inside one %d-GPU NVLink domain if it fits",
+                     g);
+        else
+            snprintf(advice, sizeof advice,
+                     "keep EP inside one NVLink domain (e.g. a GB200 NVL72) if it fits");
+        collcalc_findings_add(f, COLLCALC_SEVERITY_WARNING, "ep-crosses-node", advice,
                               "EP=%d spans %d nodes of %d GPUs: dispatch and combine cross the "
                               "network", q->ep, ep->nodes, g);
+    }
     if (!plan_tp_divides_heads(m, q->tp))
         collcalc_findings_add(f, COLLCALC_SEVERITY_ERROR, "tp-heads",
                               "choose a TP degree that divides the attention heads",
@@ -616,6 +636,7 @@ collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
     int moe_layers = collcalc_model_moe_layers(m);
     r->moe_layers_per_stage = (moe_layers + q->pp - 1) / q->pp;
     r->micro_batches = micro_batches(q);
+    r->fabric = plan_fabric_of(&q->cluster.intra, &r->amd);
     /* The step's tokens are the deployment's: each DP replica takes its
      * share, then its ep x cp attention slices and micro-batches split it. */
     uint64_t per_replica = (q->tokens + (uint64_t)q->dp - 1) / (uint64_t)q->dp;

@@ -44,6 +44,11 @@ collcalc_status plan_word_parse(const char *const *words, size_t count, const ch
  * --tp and --decode-tp): tp >= 1 divides the model's attention heads. */
 bool plan_tp_divides_heads(const collcalc_model_shape *m, int tp);
 
+/* The scale-up fabric by the intra link (src/plan/moe.c): "NVLink", "xGMI"
+ * (*out_amd: AMD GPUs, RCCL for NCCL, no DeepEP), "PCIe" or "intra-node
+ * link". Static. */
+const char *plan_fabric_of(const collcalc_link_params *intra, bool *out_amd);
+
 /* Whether x is finite and within [lo, hi]. */
 bool plan_in_range(double x, double lo, double hi);
 

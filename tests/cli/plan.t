@@ -6,7 +6,7 @@ $ collcalc plan --model deepseek-v3 --tokens 64 --tp 65536 --ep 65536 --pp 65536
 [exit 2]
 $ collcalc plan --model llama-3.1-405b --tp 8 --tokens 64 --platform hgx-h100 --strict
 llama-3.1-405b decode, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
 tp-allreduce      8      1  nvlink4  nvls               2       252  2.10 MB  39.8 us   10.0 ms  10.0 ms  latency
@@ -50,7 +50,7 @@ $ collcalc plan --model llama-3-70b --tokens 8q --tp 8 --platform hgx-h100
 [exit 2]
 $ collcalc plan --model deepseek-v3 --tokens 4096 --ep 8 --platform hgx-h800 --weight-dtype bf16
 deepseek-v3 decode, 4096 tokens per step, bf16: TP 1 x CP 1 x EP 8 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective   group  nodes  link          algorithm           per layer  per step  message    each  per step  exposed  dominant
 ep-dispatch      8      1  nvlink4-h800  deepep-low-latency          1        58  30.3 MB  250 us   14.5 ms  14.5 ms  bandwidth
@@ -125,7 +125,7 @@ $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --
 [exit 2]
 $ collcalc plan --model llama-3.1-405b --tokens 64 --tp 8 --pp 2 --nodes 2 --platform hgx-h100
 llama-3.1-405b decode, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 2 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link            algorithm  per layer  per step  message     each  per step  exposed  dominant
 tp-allreduce      8      1  nvlink4         nvls               2       126  2.10 MB  39.8 us   5.02 ms  5.02 ms  latency
@@ -144,7 +144,7 @@ info    the step's communication is latency-bound: 3175.4 us of fixed cost vs 18
         next: larger batches cost little more communication per step
 $ collcalc plan --model llama-3-70b --phase prefill --tokens 64 --context 8k --tp 8 --platform hgx-h200
 llama-3-70b prefill, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
 tp-allreduce      8      1  nvlink4  ring               2       160  1.05 MB  28.0 us   4.48 ms  4.48 ms  latency
@@ -161,7 +161,7 @@ info    the step's communication is latency-bound: 2400.0 us of fixed cost vs 20
         next: larger batches cost little more communication per step
 $ collcalc plan --model llama-3-70b --phase prefill --tokens 64k --tp 2 --dp 4 --platform hgx-h200
 llama-3-70b prefill, 65536 tokens per step, bf16: TP 2 x CP 1 x EP 1 x PP 1 x DP 4 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message    each  per step  exposed  dominant
 tp-allreduce      2      1  nvlink4  ring               2       160   268 MB  825 us    132 ms   132 ms  bandwidth
@@ -178,7 +178,7 @@ model,phase,tokens,tp,cp,ep,pp,dp,gpus,nodes,context,sequences,chunks,prompts,we
 llama-3.1-405b,decode,64,8,1,1,2,1,16,2,4096,64,1,0,50737500000,8455716864,14196736,536870912,0,59744284512,72000000000,true,true,156,10032,true,bf16,17667.723080597014,0,17667.723080597014,22687.81211589113,5050.950368627451,5050.950368627451,45406.485565115596,45406.485565115596,,88.09314242706061,0.11123852255387809,ok,0,0,"[{""kind"":""tp-allreduce"",""group_size"":8,""nodes"":1,""crosses_node"":false,""link"":""nvlink4"",""algorithm"":""nvls"",""count_per_layer"":2,""count_per_step"":126,""message_bytes"":2097152,""latency_us_each"":25,""bandwidth_us_each"":14.841976470588236,""time_us_each"":39.841976470588236,""total_us"":5020.089035294118,""hidden_fraction"":0,""exposed_us"":5020.089035294118,""dominant"":""latency""},{""kind"":""pp-sendrecv"",""group_size"":2,""nodes"":2,""crosses_node"":true,""link"":""nvlink4+ib-ndr"",""algorithm"":""direct"",""count_per_layer"":0,""count_per_step"":1,""message_bytes"":262144,""latency_us_each"":25.4,""bandwidth_us_each"":5.461333333333333,""time_us_each"":30.86133333333333,""total_us"":30.86133333333333,""hidden_fraction"":0,""exposed_us"":30.86133333333333,""dominant"":""latency""}]"
 $ collcalc plan --model llama-3-70b --tokens 64 --tp 8 --platform dgx-a100 --dtype fp8
 llama-3-70b decode, 64 tokens per step, fp8: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
 tp-allreduce      8      1  nvlink3  ring               2       160   524 kB  25.5 us   4.07 ms  4.07 ms  latency
@@ -197,7 +197,7 @@ info    the step's communication is latency-bound: 2400.0 us of fixed cost vs 16
         next: larger batches cost little more communication per step
 $ collcalc plan --model llama-3.1-8b --phase prefill --tokens 64k --platform hgx-h100
 llama-3.1-8b prefill, 65536 tokens per step, bf16: TP 1 x CP 1 x EP 1 x PP 1 x DP 1 = 1 GPU on 1 node of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective  group  nodes  link  algorithm  per layer  per step  message  each  per step  exposed  dominant
 
@@ -217,7 +217,7 @@ rank  TP  EP  PP  DP  fits       memory/GPU  step  tok/s/GPU  budget  peak token
    3   1   1   4   4  unchecked     57.1 GB     -          -  -                 -               -    13.0 us  13.0 us       0         0  
 $ collcalc plan --model llama-3-70b --tokens 64 --tp 16 --platform hgx-h100 --overlap 1
 llama-3-70b decode, 64 tokens per step, bf16: TP 16 x CP 1 x EP 1 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
-collectives costed with NCCL's tuner on the platform (all-to-all and send/recv: its point-to-point model)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link            algorithm  per layer  per step  message     each  per step  exposed  dominant
 tp-allreduce     16      2  nvlink4+ib-ndr  tree               2       160  1.05 MB  58.6 us   9.37 ms  3.57 ms  latency   <- crosses the node boundary
@@ -252,3 +252,46 @@ $ collcalc plan --model llama-3-70b --tokens 8 --search --gpus 8 --latency-budge
 $ collcalc plan --model llama-3-70b --tokens 8 --tp 8 --sm-slowdown 1000 --platform hgx-h100
 [stderr] collcalc plan: --sm-slowdown: '1000' is out of range: must be between 1 and 100 (see 'collcalc plan --help')
 [exit 2]
+$ collcalc plan --model deepseek-v3 --ep 16 --tokens 256 --platform mi355x-8x --nodes 2
+deepseek-v3 decode, 256 tokens per step, bf16: TP 1 x CP 1 x EP 16 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's (RCCL's) tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
+
+collective   group  nodes  link                algorithm        per layer  per step  message     each  per step  exposed  dominant
+ep-dispatch     16      2  xgmi-mi355x+eth400  a2a-low-latency          1        58   948 kB  27.5 us   1.59 ms  1.59 ms  latency    <- crosses the node boundary
+ep-combine      16      2  xgmi-mi355x+eth400  a2a-low-latency          1        58  1.84 MB  38.6 us   2.24 ms  2.24 ms  bandwidth  <- crosses the node boundary
+
+communication per step 3.83 ms, exposed 3.83 ms (overlap 0%, SM slowdown 1); fixed (latency) part 2.08 ms: latency-bound
+a group crosses the node boundary: each of its collectives costs at least 18.7 us
+memory per GPU 64.5 GB: weights 58.0 GB (fp8, native), KV cache 4.61 GB (bf16 at 4096 context), activations 12.1 MB, buffers 1.88 GB
+fits: 259 GB usable of 288 GB MI355X (90 %)
+largest that fits: 11040 tokens per step at 4096 context; context 177298 at 256 tokens
+step 11.5 ms = compute 7.71 ms (FLOP-bound 0 us, memory-bound 7.71 ms; fp8 at 5033 TFLOP/s, 8000 GB/s, x 1) + pipeline bubble 0 us + exposed communication 3.83 ms
+time per output token 11.5 ms, 1387 tokens/s per GPU, communication 33 % of the step
+verdict: ok, with warnings
+
+warning EP=16 spans 2 nodes of 8 GPUs: dispatch and combine cross the network
+        next: keep EP inside one node (8 GPUs on xGMI) if it fits
+info    the step's communication is latency-bound: 2077.6 us of fixed cost vs 1754.6 us moving bytes
+        next: larger batches cost little more communication per step
+$ collcalc plan --model llama-3-70b --tokens 64 --tp 16 --nodes 2 --platform aws-p5
+llama-3-70b decode, 64 tokens per step, bf16: TP 16 x CP 1 x EP 1 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
+
+collective    group  nodes  link            algorithm  per layer  per step  message    each  per step  exposed  dominant
+tp-allreduce     16      2  nvlink4+eth100  nvlstree           2       160  1.05 MB  211 us   33.7 ms  33.7 ms  latency   <- crosses the node boundary
+
+communication per step 33.7 ms, exposed 33.7 ms (overlap 0%, SM slowdown 1); fixed (latency) part 32.4 ms: latency-bound
+a group crosses the node boundary: each of its collectives costs at least 203 us
+memory per GPU 19.8 GB: weights 8.82 GB (bf16, native), KV cache 10.7 GB (bf16 at 4096 context), activations 6.71 MB, buffers 268 MB
+fits: 72.0 GB usable of 80 GB H100 SXM (90 %)
+largest that fits: 374 tokens per step at 4096 context; context 23994 at 64 tokens
+step 39.5 ms = compute 5.80 ms (FLOP-bound 0 us, memory-bound 5.80 ms; bf16 at 989 TFLOP/s, 3350 GB/s, x 1) + pipeline bubble 0 us + exposed communication 33.7 ms
+time per output token 39.5 ms, 101.2 tokens/s per GPU, communication 85 % of the step
+verdict: violation
+
+error   TP crosses the node boundary: TP=16 spans 2 nodes of 8 GPUs, so each of its 160 collectives per step pays 202.8 us of fixed cost over the network
+        next: keep TP inside one NVLink domain and scale out with PP, EP or DP
+warning tp 16 exceeds llama-3-70b's 8 KV heads: each KV head is replicated on 2 ranks (KV memory x2)
+        next: keep tp <= kv_heads, or accept the extra KV memory
+info    the step's communication is latency-bound: 32448.0 us of fixed cost vs 1290.9 us moving bytes
+        next: larger batches cost little more communication per step

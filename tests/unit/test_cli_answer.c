@@ -13,6 +13,7 @@
 #include "support.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <math.h>
 
 /* ---- CSV ------------------------------------------------------------------- */
@@ -460,8 +461,26 @@ static double selected_time_us(const char *json)
     return time;
 }
 
+/* NCCL's choice's algorithm in the single command's JSON, lowercase, in out. */
+static void selected_algo(const char *json, char *out, size_t size)
+{
+    cJSON *root = cJSON_Parse(json);
+    out[0] = '\0';
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "results"))
+    {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "algorithm"));
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "selected")) && name != NULL)
+            snprintf(out, size, "%s", name);
+    }
+    for (char *p = out; *p != '\0'; p++)
+        *p = (char)tolower((unsigned char)*p);
+    cJSON_Delete(root);
+}
+
 /* Random plans on NCCL-model platforms: every collective plan costs with
- * NCCL's model is the number the single command gives for it. */
+ * NCCL's model is the number the single command gives for it, and the
+ * algorithm its name (lowercase; NVLSTree is not NVLS). */
 static void plan_costs_each_collective_as_the_single_command(void **state)
 {
     (void)state;
@@ -508,6 +527,16 @@ static void plan_costs_each_collective_as_the_single_command(void **state)
                      op, bytes, platform, nodes, group / nodes, extra);
             test_cli_run one = run_line(NULL, single);
             double want = one.exit_code == 0 ? selected_time_us(one.out) : -1.0;
+            char algo[32] = "";
+            if (one.exit_code == 0)
+                selected_algo(one.out, algo, sizeof algo);
+            const char *ours = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "algorithm"));
+            if (strcmp(op, "sendrecv") != 0 && strstr(" ring tree nvls nvlstree ", algo) != NULL &&
+                algo[0] != '\0' && (ours == NULL || strcmp(ours, algo) != 0)) {
+                print_error("%s\n  algorithm %s, the single command's %s\n", line,
+                            ours != NULL ? ours : "(none)", algo);
+                failures++;
+            }
             if (want < 0 || fabs(want - each) > 1e-9 * want) {
                 print_error("%s\n  %s: %.17g us\n  %s: %.17g us (exit %d)\n", line,
                             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "kind")),
@@ -520,6 +549,13 @@ static void plan_costs_each_collective_as_the_single_command(void **state)
         cJSON_Delete(root);
         test_cli_run_free(&run);
     }
+    /* TP 16 across two aws-p5 nodes: NCCL picks NVLSTree for the all-reduce */
+    test_cli_run tp16 = run_line(NULL, "plan --model llama-3-70b --tokens 64 --tp 16 --platform "
+                                       "aws-p5 --format json");
+    assert_int_equal(tp16.exit_code, 0);
+    assert_non_null(strstr(tp16.out, "\"kind\":\"tp-allreduce\",\"group_size\":16"));
+    assert_non_null(strstr(tp16.out, "\"algorithm\":\"nvlstree\""));
+    test_cli_run_free(&tp16);
     print_message("%ld plan collectives compared with the single command, %ld differences\n",
                   compared, failures);
     assert_int_equal(failures, 0);
