@@ -603,10 +603,30 @@ static void rule_checks(const collcalc_plan_query *q, collcalc_plan_result *r,
                               r->buffer_bytes_per_gpu / 1e9, extra,
                               r->memory_capacity_bytes / 1e9);
     }
-    if (!q->moe_mode_auto && !collcalc_model_is_moe(m))
-        collcalc_findings_add(f, COLLCALC_SEVERITY_INFO, "moe-mode-dense", NULL,
-                              "--mode %s has no effect: %s is dense (no expert dispatch)",
-                              collcalc_moe_mode_name(q->moe_mode), m->name);
+    if (!collcalc_model_is_moe(m)) {
+        /* The dispatch options set on a dense model: one note naming them
+         * (dtypes when they differ from the defaults, FP8 and BF16). */
+        char given[160] = "";
+        size_t n = 0;
+        int count = 0;
+#define NOTE_OPTION(cond, ...)                                                              \
+    if ((cond) && n < sizeof given) {                                                       \
+        n += (size_t)snprintf(given + n, sizeof given - n, "%s", count++ > 0 ? ", " : ""); \
+        if (n < sizeof given)                                                               \
+            n += (size_t)snprintf(given + n, sizeof given - n, __VA_ARGS__);                \
+    }
+        NOTE_OPTION(!q->moe_mode_auto, "--mode %s", collcalc_moe_mode_name(q->moe_mode))
+        NOTE_OPTION(q->dispatch_dtype != COLLCALC_DTYPE_FP8, "--dispatch-dtype %s",
+                    collcalc_dtype_name(q->dispatch_dtype))
+        NOTE_OPTION(q->combine_dtype != COLLCALC_DTYPE_BF16, "--combine-dtype %s",
+                    collcalc_dtype_name(q->combine_dtype))
+        NOTE_OPTION(q->imbalance > 0, "--imbalance %g", q->imbalance)
+#undef NOTE_OPTION
+        if (count > 0)
+            collcalc_findings_add(f, COLLCALC_SEVERITY_INFO, "moe-options-dense", NULL,
+                                  "%s %s no effect: %s is dense (no expert dispatch)", given,
+                                  count == 1 ? "has" : "have", m->name);
+    }
     if (r->item_count > 0 && r->dominant == COLLCALC_DOMINANT_LATENCY)
         collcalc_findings_add(f, COLLCALC_SEVERITY_INFO, "latency-bound",
                               "larger batches cost little more communication per step",

@@ -425,11 +425,26 @@ static void test_search_keeps_given_degrees(void **state)
     q = on_platform("llama-3-70b", "hgx-h100", 256);
     q.tp = 8;
     collcalc_plan_result r = run(&q);
-    assert_null(collcalc_findings_find(&r.findings, "moe-mode-dense"));
+    assert_null(collcalc_findings_find(&r.findings, "moe-options-dense"));
     q.moe_mode_auto = false;
     q.moe_mode = COLLCALC_MOE_LOW_LATENCY;
     r = run(&q);
-    assert_non_null(collcalc_findings_find(&r.findings, "moe-mode-dense"));
+    const collcalc_finding *dense = collcalc_findings_find(&r.findings, "moe-options-dense");
+    assert_non_null(dense);
+    assert_string_equal(dense->message,
+                        "--mode low-latency has no effect: llama-3-70b is dense (no expert "
+                        "dispatch)");
+    /* the other dispatch options likewise, named in one note */
+    q.moe_mode_auto = true;
+    q.dispatch_dtype = COLLCALC_DTYPE_BF16;
+    q.combine_dtype = COLLCALC_DTYPE_FP8;
+    q.imbalance = 2;
+    r = run(&q);
+    dense = collcalc_findings_find(&r.findings, "moe-options-dense");
+    assert_non_null(dense);
+    assert_string_equal(dense->message,
+                        "--dispatch-dtype bf16, --combine-dtype fp8, --imbalance 2 have no "
+                        "effect: llama-3-70b is dense (no expert dispatch)");
 }
 
 static void test_prefill_prompt_does_not_change_with_dp(void **state)
