@@ -307,7 +307,9 @@ collcalc_status collcalc_kv_topo_text(const char *text, size_t length, collcalc_
                                       collcalc_diag *diag);
 
 /* A KV transfer without GPUDirect RDMA staged through platform's host link
- * (PCIe, per direction) into q->host. COLLCALC_ERR_INVALID ("platform:
+ * (PCIe or NVLink-C2C, per direction) into q->host, and the platform's host
+ * size (gpus_per_host: the CPU and NICs kernel TCP goes through) into
+ * q->gpus_per_host. COLLCALC_ERR_INVALID ("platform:
  * ...") when the platform names no host link the table has. */
 collcalc_status collcalc_kv_host_link(const collcalc_platform *platform,
                                       const collcalc_link_table *links, collcalc_kv_query *q,

@@ -126,6 +126,9 @@ typedef struct {
     collcalc_link_params nic; /* per NIC, per direction (the cluster's inter link) */
     int gpus_per_node;        /* >= 1 */
     int nics_per_node;        /* >= 1 */
+    int gpus_per_host;        /* GPUs of one host (its CPUs and NICs), for the host-staged
+                                 (tcp) backend on a multi-host NVLink domain; 0 or
+                                 >= gpus_per_node = the node is one host */
     bool same_domain;         /* prefill and decode share an NVLink domain: use intra */
     collcalc_link_params intra;
     int nics_per_gpu;         /* NICs one GPU drives (its rail); 0 = nics_per_node / gpus_per_node,
@@ -175,7 +178,10 @@ typedef struct {
                                         over the wire plus one chunk of fill; else all) */
     bool staging_hidden;             /* pipelined and no copy slower than the wire: only the
                                         fill shows */
-    int nodes;                       /* nodes they sit on */
+    int nodes;                       /* nodes they sit on (hosts when per_host) */
+    bool per_host;                   /* tcp on a node of several hosts: nodes counts hosts,
+                                        each with its share of the NICs and its own CPU cap */
+    int node_nics;                   /* NICs of one such node (or host) */
     int nics_used;                   /* in parallel, all nodes */
     uint64_t bytes_per_nic;
     uint64_t block_bytes;

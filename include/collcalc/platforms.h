@@ -103,6 +103,9 @@ typedef struct {
     char description[COLLCALC_TEXT_MAX]; /* one line; "" when not given */
     char gpu[COLLCALC_NAME_MAX];        /* "H100 SXM": free text, 1..31 bytes */
     int gpus_per_node;                  /* GPUs in one NVLink domain, 1..100000 */
+    int gpus_per_host;                  /* GPUs of one host (OS, CPUs, host memory and its
+                                           NICs), dividing gpus_per_node; default
+                                           gpus_per_node (a GB200 NVL72 tray: 4) */
     char intra_link[COLLCALC_NAME_MAX]; /* GPU-GPU inside the node: scale-up or host tier */
     char inter_link[COLLCALC_NAME_MAX]; /* scale-out NIC type: scale-out tier */
     int nics_per_node;                  /* scale-out NICs per node, 1..100000 */

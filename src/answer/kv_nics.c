@@ -59,5 +59,6 @@ collcalc_status collcalc_kv_host_link(const collcalc_platform *platform,
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
                                   "platform: the platform '%.40s' names no host link", platform->name);
     collcalc_link_params_from_link(host, COLLCALC_BW_PER_DIRECTION, &q->host);
+    q->gpus_per_host = platform->gpus_per_host; /* the CPU and NICs kernel TCP uses */
     return COLLCALC_OK;
 }

@@ -11,6 +11,8 @@
  *         "description": "...",                    optional, 1..255 bytes
  *         "gpu": "H100 SXM",                       free text, 1..31 bytes
  *         "gpus_per_node": 8,                      whole number, 1..100000
+ *         "gpus_per_host": 4,                      optional, 1..gpus_per_node dividing it,
+ *                                                  default gpus_per_node
  *         "intra_link": "nvlink4",                 a link of tier scale-up or host
  *         "inter_link": "ib-ndr",                  a link of tier scale-out
  *         "nics_per_node": 8,                      whole number, 1..100000
@@ -78,6 +80,7 @@ static const collcalc_json_key platform_keys[] = {
     {"description", false},
     {"gpu", true},
     {"gpus_per_node", true},
+    {"gpus_per_host", false},
     {"intra_link", true},
     {"inter_link", true},
     {"nics_per_node", true},
@@ -330,6 +333,21 @@ static collcalc_status load_platform(collcalc_json_ctx *ctx, const cJSON *object
     status = load_count(ctx, object, "gpus_per_node", &platform->gpus_per_node);
     if (status != COLLCALC_OK)
         return status;
+    /* One host (OS, CPUs, host memory, its NICs) may hold part of a
+     * multi-node NVLink domain: a GB200 NVL72 compute tray holds 4 GPUs. */
+    platform->gpus_per_host = platform->gpus_per_node;
+    if (collcalc_json_has(object, "gpus_per_host")) {
+        status = load_count(ctx, object, "gpus_per_host", &platform->gpus_per_host);
+        if (status == COLLCALC_OK && (platform->gpus_per_host > platform->gpus_per_node ||
+                                      platform->gpus_per_node % platform->gpus_per_host != 0)) {
+            collcalc_json_path_push_key(&ctx->path, "gpus_per_host");
+            status = collcalc_json_fail(ctx, "%d does not divide gpus_per_node %d",
+                                        platform->gpus_per_host, platform->gpus_per_node);
+            collcalc_json_path_pop(&ctx->path);
+        }
+        if (status != COLLCALC_OK)
+            return status;
+    }
 
     /* PCIe counts as an intra-node link: boxes without NVLink (L40S) move
      * GPU-to-GPU traffic over it. */

@@ -564,6 +564,8 @@ collcalc_status collcalc_fit_platform_json(const collcalc_platform *platform, co
     add_text(p, "description", platform->description, &ok);
     add_text(p, "gpu", platform->gpu, &ok);
     ok = ok && cJSON_AddNumberToObject(p, "gpus_per_node", platform->gpus_per_node) != NULL;
+    if (platform->gpus_per_host > 0 && platform->gpus_per_host != platform->gpus_per_node)
+        ok = ok && cJSON_AddNumberToObject(p, "gpus_per_host", platform->gpus_per_host) != NULL;
     add_text(p, "intra_link", platform->intra_link, &ok);
     add_text(p, "inter_link", platform->inter_link, &ok);
     ok = ok && cJSON_AddNumberToObject(p, "nics_per_node", platform->nics_per_node) != NULL;

@@ -15,6 +15,8 @@ static const record_column KV_COLUMNS[] = {
     {"path", "path", FIELD_TEXT, COLUMN_MACHINE, NULL},
     {"senders", "senders", FIELD_INT, COLUMN_MACHINE, NULL},
     {"nodes", "nodes", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"per_host", "nodes are hosts", FIELD_BOOL, COLUMN_MACHINE, NULL},
+    {"node_nics", "NICs per node", FIELD_INT, COLUMN_MACHINE, NULL},
     {"nics_per_sender", "NICs per sender", FIELD_INT, COLUMN_MACHINE, NULL},
     {"near_nics", "near NICs", FIELD_INT, COLUMN_MACHINE, NULL},
     {"far_nics", "far NICs", FIELD_INT, COLUMN_MACHINE, NULL},
@@ -93,6 +95,8 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
         record_text(set, "path", q->same_domain ? "nvlink" : "network");
         record_int(set, "senders", r->senders);
         record_int(set, "nodes", r->nodes);
+        record_bool(set, "per_host", r->per_host);
+        record_int(set, "node_nics", r->node_nics);
         record_int(set, "nics_per_sender", r->nics_per_sender);
         record_int(set, "near_nics", q->near_nics);
         record_int(set, "far_nics", q->far_nic_GBps > 0 ? q->far_nics : 0);
@@ -153,15 +157,22 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
                          "(--topo)", q->near_nics == 1 ? "" : "s");
             else
                 snprintf(how, sizeof how, "%s",
-                         bp->host_staged ? "through host memory any NIC of the node serves, "
-                                           "the node's CPU caps the total"
+                         r->per_host     ? "through host memory any NIC of the host serves, "
+                                           "the host's CPU caps the total"
+                         : bp->host_staged ? "through host memory any NIC of the node serves, "
+                                             "the node's CPU caps the total"
                          : bp->multi_nic ? "striped over the GPU's nearest NICs (its rail; "
                                            "--topo tells more)"
                          : bp->one_nic   ? "one NIC per GPU (UCX picks one device)"
                                          : "the GPU's own NIC(s), as NCCL binds them");
-            doc_text(doc, "  %d sender%s on %d node%s of %d NIC%s, %d NIC%s each%s: %s",
-                     r->senders, r->senders == 1 ? "" : "s", r->nodes, r->nodes == 1 ? "" : "s",
-                     q->nics_per_node, q->nics_per_node == 1 ? "" : "s", r->nics_per_sender,
+            char hosts[96] = "";
+            if (r->per_host)
+                snprintf(hosts, sizeof hosts, " (hosts of %d GPUs in the %d-GPU NVLink domain)",
+                         q->gpus_per_host, q->gpus_per_node);
+            doc_text(doc, "  %d sender%s on %d %s%s of %d NIC%s%s, %d NIC%s each%s: %s",
+                     r->senders, r->senders == 1 ? "" : "s", r->nodes,
+                     r->per_host ? "host" : "node", r->nodes == 1 ? "" : "s", r->node_nics,
+                     r->node_nics == 1 ? "" : "s", hosts, r->nics_per_sender,
                      r->nics_per_sender == 1 ? "" : "s", sharing, how);
         }
         if (r->receivers != r->senders) {

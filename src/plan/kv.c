@@ -68,9 +68,10 @@ static collcalc_status check_query(const collcalc_kv_query *q, collcalc_diag *di
     if (!q->with_transfer)
         return COLLCALC_OK;
     if (q->gpus_per_node < 1 || q->gpus_per_node > 1000000 || q->nics_per_node < 1 ||
-        q->nics_per_node > 1000000)
+        q->nics_per_node > 1000000 || q->gpus_per_host < 0 || q->gpus_per_host > 1000000)
         return collcalc_diag_fail(diag, COLLCALC_ERR_INVALID,
-                                  "GPUs and NICs per node must be between 1 and 1000000");
+                                  "GPUs and NICs per node must be between 1 and 1000000 (GPUs "
+                                  "per host 0 to 1000000)");
     collcalc_status status = plan_check_link(q->same_domain ? &q->intra : &q->nic,
                                              q->same_domain ? "intra-node link" : "NIC", diag);
     if (status != COLLCALC_OK)
@@ -103,9 +104,10 @@ static collcalc_status check_query(const collcalc_kv_query *q, collcalc_diag *di
 }
 
 /* NICs one GPU's shard goes out on, by the backend's rule (see
- * collcalc_kv_backend_params); per_node GPUs of the node send at once. */
+ * collcalc_kv_backend_params); per_node GPUs of the node (of node_nics
+ * NICs) send at once. */
 static int nics_per_sender(const collcalc_kv_query *q, const collcalc_kv_backend_params *b,
-                           int per_node)
+                           int per_node, int node_nics)
 {
     if (q->same_domain)
         return 1; /* the GPU's own NVLink port */
@@ -114,7 +116,7 @@ static int nics_per_sender(const collcalc_kv_query *q, const collcalc_kv_backend
         rail = 1;
     int n = rail;
     if (b->host_staged)
-        n = (q->nics_per_node + per_node - 1) / per_node; /* the node's NICs, shared */
+        n = (node_nics + per_node - 1) / per_node; /* the node's NICs, shared */
     else if (b->multi_nic && q->near_nics > 0)
         n = q->near_nics + (q->far_nic_GBps > 0 ? q->far_nics : 0);
     else if (b->one_nic)
@@ -124,18 +126,40 @@ static int nics_per_sender(const collcalc_kv_query *q, const collcalc_kv_backend
     return n;
 }
 
+/* The host-staged backend on a node of several hosts (gpus_per_host). */
+static bool kv_per_host(const collcalc_kv_query *q, const collcalc_kv_backend_params *b)
+{
+    return b->host_staged && !q->same_domain && q->gpus_per_host > 0 &&
+           q->gpus_per_host < q->gpus_per_node;
+}
+
+/* GPUs and NICs of the unit a sender's NICs and caps come from: the node,
+ * or for kernel TCP on a node of several hosts one host (a GB200 NVL72
+ * tray: 4 GPUs of the 72, their share of the NICs, their CPU). */
+static int kv_unit(const collcalc_kv_query *q, const collcalc_kv_backend_params *b,
+                   int *out_nics)
+{
+    *out_nics = q->nics_per_node;
+    if (!kv_per_host(q, b))
+        return q->gpus_per_node;
+    long share = (long)q->nics_per_node * q->gpus_per_host / q->gpus_per_node;
+    *out_nics = share < 1 ? 1 : (int)share;
+    return q->gpus_per_host;
+}
+
 /* Time one side (senders or receivers) needs to push its bytes out. */
 static double side_us(const collcalc_kv_query *q, const collcalc_kv_backend_params *b,
                       int gpus, uint64_t bytes_per_gpu, double *out_rate, int *out_nics,
                       int *out_nodes, int *out_per_gpu)
 {
-    int g = q->gpus_per_node;
+    int all_nics;
+    int g = kv_unit(q, b, &all_nics);
     int nodes = (gpus + g - 1) / g;
     int per_node = gpus < g ? gpus : g;
-    int per_gpu = nics_per_sender(q, b, per_node);
+    int per_gpu = nics_per_sender(q, b, per_node, all_nics);
     int node_nics = per_node * per_gpu;
-    if (!q->same_domain && node_nics > q->nics_per_node)
-        node_nics = q->nics_per_node;
+    if (!q->same_domain && node_nics > all_nics)
+        node_nics = all_nics;
     double line = q->same_domain ? q->intra.bw_GBps : q->nic.bw_GBps;
     double rate = b->efficiency * line;
     if (b->per_nic_cap_GBps > 0 && rate > b->per_nic_cap_GBps && !q->same_domain)
@@ -177,6 +201,8 @@ static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *
     uint64_t per_sender = (r->kv_bytes_transferred + (uint64_t)senders - 1) / (uint64_t)senders;
     double send_us = side_us(q, &b, senders, per_sender, &r->rate_per_nic_GBps, &r->nics_used,
                              &r->nodes, &r->nics_per_sender);
+    r->per_host = kv_per_host(q, &b);
+    kv_unit(q, &b, &r->node_nics);
     double line_per_nic = q->same_domain ? q->intra.bw_GBps : q->nic.bw_GBps;
     r->line_GBps = line_per_nic * r->nics_used;
     uint64_t nics = (uint64_t)r->nics_used;

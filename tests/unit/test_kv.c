@@ -488,6 +488,33 @@ static void test_paths(void **state)
     r = run(&q);
     assert_int_equal(r.bytes_per_receiver, UINT64_C(327680) * 8192 / 8);
     assert_int_equal(r.kv_bytes_transferred, UINT64_C(327680) * 8192 * 2);
+    /* Kernel TCP on a 72-GPU NVLink domain of 4-GPU hosts (GB200 NVL72
+     * trays, one NIC per GPU): TP 8 spans 2 hosts, each with its 4 NICs
+     * and its own 41 GB/s CPU cap (not one cap and 72 NICs for the rack);
+     * the other backends keep the GPU's own NIC. */
+    q = transfer_query(COLLCALC_KV_BACKEND_TCP, 72, 50);
+    q.gpus_per_node = 72;
+    q.gpus_per_host = 4;
+    q.tokens = 8192;
+    r = run(&q);
+    assert_true(r.per_host);
+    assert_int_equal(r.nodes, 2);
+    assert_int_equal(r.node_nics, 4);
+    assert_int_equal(r.nics_per_sender, 1);
+    assert_int_equal(r.nics_used, 8);
+    assert_close(r.rate_per_nic_GBps, 41.0 / 4, 1e-12);
+    assert_close(r.bandwidth_us, 327680.0 * 8192 / 8 / (41e3 / 4), 1e-12);
+    q.gpus_per_host = 0; /* the rack as one host: one cap for all */
+    r = run(&q);
+    assert_false(r.per_host);
+    assert_int_equal(r.nodes, 1);
+    assert_close(r.bandwidth_us, 327680.0 * 8192 / 8 / (41e3 / 8), 1e-12);
+    q.gpus_per_host = 4;
+    q.backend = COLLCALC_KV_BACKEND_NCCL;
+    r = run(&q);
+    assert_false(r.per_host);
+    assert_int_equal(r.nics_used, 8);
+    assert_int_equal(r.node_nics, 72);
     /* No GPUDirect: the host-link copies. */
     test_no_gdr();
 }

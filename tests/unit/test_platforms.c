@@ -165,6 +165,11 @@ static void test_builtin_figures(void **state)
         assert_int_equal(p->nics_per_node, want->nics_per_node);
         assert_string_equal(p->memory_link, want->memory_link);
         assert_string_equal(p->host_link, want->host_link);
+        /* A host is the node but on the Grace racks: trays of 4 GPUs. */
+        assert_int_equal(p->gpus_per_host,
+                         strcmp(p->gpu, "GB200") == 0 || strcmp(p->gpu, "GB300") == 0
+                             ? 4
+                             : want->gpus_per_node);
         assert_int_equal(p->nvls, want->nvls);
         assert_int_equal(p->gpu_arch, want->arch);
         assert_int_equal(p->cpu_vendor, want->cpu);
@@ -583,6 +588,12 @@ static const bad_case bad_cases[] = {
      "platforms[0].memory_link: 'pcie4' has tier host; memory_link needs tier on-package"},
     {"host link of the wrong tier", DOC(PLAT("a") ", \"host_link\": \"hbm3\"" END),
      "platforms[0].host_link: 'hbm3' has tier on-package; host_link needs tier host"},
+    {"host of more GPUs than the node", DOC(PLAT("a") ", \"gpus_per_host\": 16" END),
+     "platforms[0].gpus_per_host: 16 does not divide gpus_per_node 8"},
+    {"host size not dividing the node", DOC(PLAT("a") ", \"gpus_per_host\": 3" END),
+     "platforms[0].gpus_per_host: 3 does not divide gpus_per_node 8"},
+    {"host size 0", DOC(PLAT("a") ", \"gpus_per_host\": 0" END),
+     "platforms[0].gpus_per_host: must be >= 1 (got 0)"},
     {"unknown memory link", DOC(PLAT("a") ", \"memory_link\": \"gddr6\"" END),
      "platforms[0].memory_link: unknown link 'gddr6'"},
     {"link name not a string", DOC(PLAT_WITH("8", "4", "\"ib-ndr\"", "8", "true") END),
