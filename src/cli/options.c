@@ -198,8 +198,8 @@ static const option_def DEFS[OPT_COUNT] = {
     [OPT_KV_DTYPE] = {OPT_KV_DTYPE, "kv-dtype", NULL, 0, "T",
                       "KV cache element type (default: the activation type)"},
     [OPT_CONTEXT] = {OPT_CONTEXT, "context", NULL, 0, "T",
-                     "context per sequence (decode, default 4096) or prompt length\n"
-                     "(prefill, default --tokens; DP splits prompts); 8k = 8192"},
+                     "context per sequence (decode, default 4096), prompt length (prefill,\n"
+                     "default --tokens) or sequence length (train, default 4096); 8k = 8192"},
     [OPT_GOAL] = {OPT_GOAL, "goal", NULL, 0, "G",
                   "with --search, rank by throughput (default: tokens/s per GPU at\n"
                   "the largest batch that fits) or latency (at --tokens; TTFT in prefill)"},

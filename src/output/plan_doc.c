@@ -232,6 +232,9 @@ static void plan_memory_text(document *doc, const collcalc_plan_query *q,
         snprintf(context, sizeof context, ", %llu prompt%s of %llu tokens per %s%s",
                  (unsigned long long)r->sequences, r->sequences == 1 ? "" : "s",
                  (unsigned long long)r->context, per, flight);
+    else if (q->workload == COLLCALC_WORKLOAD_TRAIN)
+        snprintf(context, sizeof context, ", none in training; sequences of %llu tokens",
+                 (unsigned long long)r->context);
     else if (r->context > 0)
         snprintf(context, sizeof context, " at %llu context", (unsigned long long)r->context);
     doc_text(doc, "memory per GPU %s: weights %s (%s%s%s), KV cache %s (%s%s), activations %s, "
@@ -255,14 +258,18 @@ static void plan_memory_text(document *doc, const collcalc_plan_query *q,
         snprintf(from, sizeof from, "%.0f GB %s", memory_GB, q->gpu->name);
     doc_text(doc, "%s: %s usable of %s (90 %%)", r->fits ? "fits" : "DOES NOT FIT", cap, from);
     if (r->max_tokens == 0) {
-        doc_text(doc, "%s", "nothing fits at this context: shard the weights further");
+        doc_text(doc, "%s", q->workload == COLLCALC_WORKLOAD_TRAIN
+                                ? "nothing fits: shard the weights further"
+                                : "nothing fits at this context: shard the weights further");
         return;
     }
     char line[160];
     int n = snprintf(line, sizeof line, "largest that fits: %llu tokens per step",
                      (unsigned long long)r->max_tokens);
     if (r->context > 0 && n > 0 && (size_t)n < sizeof line)
-        n += snprintf(line + n, sizeof line - (size_t)n, " at %llu context",
+        n += snprintf(line + n, sizeof line - (size_t)n,
+                      q->workload == COLLCALC_WORKLOAD_TRAIN ? " of %llu-token sequences"
+                                                             : " at %llu context",
                       (unsigned long long)r->context);
     if (r->max_context > 0 && n > 0 && (size_t)n < sizeof line)
         snprintf(line + n, sizeof line - (size_t)n, "; context %llu at %llu tokens",

@@ -15,7 +15,10 @@
  *               whole prompt (a slice smaller than the prompt is a chunk of
  *               it); the TP/PP shard of each (collcalc_kv_evaluate: GQA
  *               heads split over TP, the MLA latent replicated), / cp.
- *               Training keeps none.
+ *               Training keeps none; its sequence length (`context`,
+ *               default 4096 or a micro-batch's tokens when fewer) sets
+ *               the attention's context, not the memory (flash attention
+ *               keeps no s^2 scores).
  *   activations the largest working set of one layer of one micro-batch:
  *               dense: T_mb x b x (4 H + 2 F / tp); MoE: the tokens an EP
  *               rank receives (T_mb / tp x top-k x imbalance) x b x
@@ -159,7 +162,18 @@ static collcalc_status memory_at(const collcalc_plan_query *q, uint64_t tokens, 
     double b = collcalc_dtype_bytes(q->dtype);
     double h = m->hidden_size;
     p->weights = plan_weight_bytes_per_gpu(q);
-    if (!train) {
+    if (train) {
+        /* The sequence length: --context, default 4096 tokens or a
+         * micro-batch's whole tokens (its cp slices) when fewer. It sets
+         * the attention's context; no KV is kept. */
+        uint64_t whole = t_mb * (uint64_t)q->cp;
+        uint64_t ctx = context > 0 ? context
+                       : whole < COLLCALC_PLAN_CONTEXT_DEFAULT ? whole
+                                                               : COLLCALC_PLAN_CONTEXT_DEFAULT;
+        p->context = ctx > COLLCALC_TOKENS_MAX ? COLLCALC_TOKENS_MAX : (ctx > 0 ? ctx : 1);
+        p->sequences = ceil_div(per_ep, p->context);
+        p->chunks = 1;
+    } else {
         uint64_t ctx = context;
         if (ctx == 0)
             ctx = decode ? COLLCALC_PLAN_CONTEXT_DEFAULT : tokens;
@@ -245,8 +259,8 @@ collcalc_status plan_memory(const collcalc_plan_query *q, collcalc_plan_result *
     if (status != COLLCALC_OK)
         return status;
     r->tokens_per_replica = ceil_div(q->tokens, (uint64_t)q->dp);
-    r->context = q->workload == COLLCALC_WORKLOAD_TRAIN ? 0 : p.context;
-    r->sequences = q->workload == COLLCALC_WORKLOAD_TRAIN ? 0 : p.sequences;
+    r->context = p.context;
+    r->sequences = p.sequences;
     r->chunks = p.chunks > 0 ? p.chunks : 1;
     if (q->workload == COLLCALC_WORKLOAD_PREFILL)
         r->prompts = (uint64_t)q->dp * (uint64_t)q->ep * p.sequences;
@@ -288,16 +302,18 @@ collcalc_status plan_memory(const collcalc_plan_query *q, collcalc_plan_result *
  *                          (GQA: Q, K, V, O; MLA: the low-rank Q and KV
  *                          projections, the up-projection and O)
  *   attention core         4 T x c x heads x d / tp FLOPs over c context tokens
- *                          (decode c = context, prefill c = context / 2 for
- *                          causal masking; window layers capped); decode reads
- *                          the resident KV of the layer
+ *                          (decode c = context, prefill and training c =
+ *                          context / 2 for causal masking, training's context
+ *                          the sequence length; window layers capped); decode
+ *                          reads the resident KV of the layer
  *   dense FFN              3 H F params (gated)
  *   MoE                    the tokens the GPU receives (T / tp x top-k x
  *                          imbalance) through 3 H F_expert each; it reads the
  *                          experts those tokens touch (uniform routing:
  *                          E (1 - (1 - 1/E)^selections) of E); shared experts
  *                          and the router as dense
- *   LM head                H x vocab, once per stage pass (the last stage)
+ *   LM head                H x vocab for every token in decode and training
+ *                          (the loss), the last of each prompt in prefill
  * FLOP/s: the GPU's dense tensor figure for the weights' format (fp8
  * weights run FP8 GEMMs, mxfp4/nvfp4 FP4, else BF16; a missing unit falls
  * back to the next wider one). Training costs 3x the forward pass.
@@ -445,7 +461,11 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
         rf.memory_us += one.memory_us * n;
     }
     if (m->vocab_size > 0) {
-        double rows = decode ? t : ceil(t / (r->context > 0 ? (double)r->context : t));
+        /* logits: every token in decode and training (the loss), the last
+         * of each prompt in prefill */
+        double rows = decode || q->workload == COLLCALC_WORKLOAD_TRAIN
+                          ? t
+                          : ceil(t / (r->context > 0 ? (double)r->context : t));
         double head = h * m->vocab_size;
         part(&rf, 2 * rows * head / tp, head * wd / tp, rf.peak_dense);
     }

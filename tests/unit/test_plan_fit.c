@@ -596,6 +596,40 @@ static void test_prefill_ttft_counts_chunks(void **state)
     assert_true(saw_tp4_dp4);
 }
 
+static void test_train_uses_the_sequence_length(void **state)
+{
+    (void)state;
+    /* Llama 3.1 8B training, 64k tokens per step, DP 8 on HGX H100: the
+     * sequence length (--context) sets the attention's context (S/2 causal
+     * mean), 3x the forward pass; 8,192 tokens per GPU. */
+    collcalc_plan_query q = on_platform("llama-3.1-8b", "hgx-h100", 65536);
+    q.workload = COLLCALC_WORKLOAD_TRAIN;
+    q.dp = 8;
+    collcalc_plan_result def = run(&q);
+    assert_int_equal(def.context, 4096); /* the default */
+    assert_int_equal(def.sequences, 2);
+    q.context = 1024;
+    collcalc_plan_result short_seq = run(&q);
+    assert_int_equal(short_seq.context, 1024);
+    assert_int_equal(short_seq.sequences, 8);
+    q.context = 8192;
+    collcalc_plan_result long_seq = run(&q);
+    assert_int_equal(long_seq.context, 8192);
+    assert_int_equal(long_seq.sequences, 1);
+    const collcalc_model_shape *m = q.model;
+    double flops = 3.0 * 4.0 * 8192.0 * (4096.0 - 512.0) * m->heads * m->head_dim * m->layers;
+    double want_us = flops / (collcalc_gpu_tflops(q.gpu, COLLCALC_GPU_FLOPS_BF16, NULL) * 1e12) * 1e6;
+    double got_us = long_seq.compute_us - short_seq.compute_us;
+    assert_true(fabs(got_us - want_us) < 1e-6 * want_us);
+    /* memory does not depend on it (flash attention), and no KV is kept */
+    assert_true(long_seq.memory_bytes_per_gpu == short_seq.memory_bytes_per_gpu);
+    assert_true(long_seq.kv_bytes_per_gpu == 0);
+    /* the LM head runs for every token (the loss): at least 6 x H x vocab
+     * x tokens of FLOPs in the step */
+    assert_true(def.compute_flops_us * 1e-6 * collcalc_gpu_tflops(q.gpu, COLLCALC_GPU_FLOPS_BF16, NULL) * 1e12 >
+                6.0 * m->hidden_size * (double)m->vocab_size * 8192.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_prefill_prompt_does_not_change_with_dp),
         cmocka_unit_test(test_goals_rank_differently),
         cmocka_unit_test(test_prefill_ttft_counts_chunks),
+        cmocka_unit_test(test_train_uses_the_sequence_length),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
