@@ -281,9 +281,19 @@ document *moe_doc(const char *command, const collcalc_moe_query *q, const collca
         doc_text(doc, "%s", "");
         human_time_us(a, sizeof a, r->serial_us);
         human_time_us(b, sizeof b, r->timeline_us);
-        human_time_us(c, sizeof c, r->hidden_us);
-        doc_text(doc, "timeline (split %d): %s end to end vs %s serial; %s hidden", r->split_batch,
-                 b, a, c);
+        if (r->timeline_us > r->serial_us) {
+            human_time_us(c, sizeof c, r->timeline_us - r->serial_us);
+            doc_text(doc, "timeline (split %d): %s end to end vs %s serial; %s slower (%s)",
+                     r->split_batch, b, a, c,
+                     q->expert_compute_us > 0
+                         ? "the split's fixed costs exceed the compute it overlaps"
+                         : "two-batch overlap hides communication only behind expert compute: "
+                           "give --expert-time");
+        } else {
+            human_time_us(c, sizeof c, r->hidden_us);
+            doc_text(doc, "timeline (split %d): %s end to end vs %s serial; %s hidden",
+                     r->split_batch, b, a, c);
+        }
     }
     record_set *events = doc_records(doc, &EVENT_SCHEMA);
     if (r->split_batch <= 1 && q->expert_compute_us <= 0)

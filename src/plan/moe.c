@@ -564,7 +564,9 @@ static void timeline(const collcalc_moe_query *q, collcalc_moe_result *r, const 
         comm_free = ev->end_us;
     }
     r->timeline_us = fmax(compute_free, comm_free);
-    r->hidden_us = r->serial_us - r->timeline_us;
+    /* Never negative: a split that is slower than serial hides nothing
+     * (the renderer prints the excess as "slower"). */
+    r->hidden_us = fmax(0.0, r->serial_us - r->timeline_us);
 }
 
 collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,

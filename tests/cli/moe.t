@@ -85,3 +85,25 @@ dispatch 7.59 MB received per GPU in 301 us; combine 14.7 MB sent in 555 us (bus
 all-to-all keeps 5.29 GPUs busy per token (174 kB moved); scattering the experts and all-reducing would involve all 8 GPUs (25.7 MB per GPU)
 DeepEP's accounting (DeepEP's README requires NVLink between a node's GPUs) would print 25.2 / 26.5 GB/s (dispatch / combine: bytes counted per selection, its own GPU's included)
 leaving the node (8 GPUs on PCIe): EP 8 dispatch + combine 856 us, EP 16 2.00 ms (50 % of the busiest GPU's selections on the network, 2.34x the time)
+$ collcalc moe --model deepseek-v3 --ep 16 --tokens 4096 --platform hgx-h800 --split-batch 2
+deepseek-v3 MoE layer, EP 16 over 2 nodes x 8 GPUs, 4096 tokens per rank, normal mode
+bytes per selected (token, expert): dispatch 7408 (fp8), combine 14336 (bf16)
+selections stay on the GPU 6.2%, cross NVLink 43.8%, cross the network 50.0%
+dispatch 243 MB received per GPU in 1.41 ms; combine 470 MB sent in 2.71 ms (busiest GPU, imbalance 1.00x from uniform)
+all-to-all keeps 6.52 GPUs busy per token (174 kB moved); scattering the experts and all-reducing would involve all 16 GPUs (1.76 GB per GPU)
+DeepEP would print 42.4 / 42.7 GB/s "RDMA" (dispatch / combine: bytes counted per destination node, its own included, 1.97 nodes per token); the NIC share carries 21.2 / 21.3 GB/s (0.99 remote nodes)
+leaving the NVLink domain (8 GPUs): EP 8 dispatch + combine 4.04 ms, EP 16 4.12 ms (50 % of the busiest GPU's selections on the network, 1.02x the time)
+
+timeline (split 2): 4.16 ms end to end vs 4.12 ms serial; 40.0 us slower (two-batch overlap hides communication only behind expert compute: give --expert-time)
+step        comm    start      end
+router A       -     0 us     0 us
+router B       -     0 us     0 us
+dispatch A   yes     0 us   716 us
+dispatch B   yes   716 us  1.43 ms
+experts A      -   716 us   716 us
+experts B      -  1.43 ms  1.43 ms
+combine A    yes  1.43 ms  2.80 ms
+combine B    yes  2.80 ms  4.16 ms
+
+warning EP 16 spans 2 nodes: 50 % of selections cross the network
+        next: keep EP inside one NVLink domain (e.g. a GB200 NVL72) if it fits

@@ -505,6 +505,15 @@ static void test_split_batch(void **state)
     assert_true(two.events[4].start_us < two.events[3].end_us);
     for (size_t i = 0; i < two.event_count; i++)
         assert_true(two.events[i].end_us >= two.events[i].start_us);
+    /* Without expert compute the split only adds latency: nothing hidden,
+     * never a negative "hidden" (audit: -40 us printed at EP 16). */
+    q.expert_compute_us = 0;
+    q.router_us = 0;
+    collcalc_moe_result bare = run(&q);
+    assert_true(bare.timeline_us > bare.serial_us);
+    assert_true(bare.hidden_us == 0);
+    q.expert_compute_us = 2000;
+    q.router_us = 100;
     q.sm_slowdown = 1.3;
     collcalc_moe_result slow = run(&q);
     assert_true(slow.timeline_us > two.timeline_us);
