@@ -622,7 +622,14 @@ typedef struct {
     double token_latency_us;       /* decode: time per output token (= step); prefill: time to
                                       first token = chunks x step (every chunk costed as the
                                       mean one, doc/MODEL.md); train: the step */
-    double tokens_per_s_per_gpu;   /* tokens of the step / step / GPUs */
+    int batches_in_flight;         /* serving with pp > 1: pp batches (each a step's tokens) in
+                                      the pipeline, one per stage (vLLM's virtual engines); the KV
+                                      holds all of them; 1 otherwise */
+    double stage_us;               /* serving: one stage's time per step (its compute, its layers'
+                                      exposed collectives, one PP send): a batch completes every
+                                      stage_us in steady state; else = step_us */
+    double tokens_per_s_per_gpu;   /* tokens of the step / stage_us / GPUs (serving: steady
+                                      state with batches_in_flight; train: / step) */
     double comm_share;             /* exposed communication / step */
     collcalc_gpu_flops_type flops_type; /* the tensor type whose FLOP/s were used */
     const char *fabric;            /* scale-up fabric by the intra link, as moe names it:

@@ -66,6 +66,8 @@ static const record_column SUMMARY_COLUMNS[] = {
     {"comm_us", "communication", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"exposed_us", "exposed", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"step_us", "step", FIELD_TIME_US, COLUMN_MACHINE, NULL},
+    {"batches_in_flight", "batches in flight", FIELD_INT, COLUMN_MACHINE, NULL},
+    {"stage_us", "stage", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"token_latency_us", "per token", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"ttft_us", "TTFT", FIELD_TIME_US, COLUMN_MACHINE, NULL},
     {"tokens_per_s_per_gpu", "tok/s/GPU", FIELD_NUMBER, COLUMN_MACHINE, NULL},
@@ -172,6 +174,8 @@ static void add_summary(document *doc, const collcalc_plan_query *q, const collc
         record_number(set, "compute_memory_us", r->compute_memory_us);
         record_number(set, "bubble_us", r->bubble_us);
         record_number(set, "step_us", r->step_us);
+        record_int(set, "batches_in_flight", r->batches_in_flight);
+        record_number(set, "stage_us", r->stage_us);
         record_number(set, "token_latency_us", r->token_latency_us);
         if (q->workload == COLLCALC_WORKLOAD_PREFILL)
             record_number(set, "ttft_us", r->token_latency_us);
@@ -236,7 +240,8 @@ static void plan_memory_text(document *doc, const collcalc_plan_query *q,
         snprintf(context, sizeof context, ", none in training; sequences of %llu tokens",
                  (unsigned long long)r->context);
     else if (r->context > 0)
-        snprintf(context, sizeof context, " at %llu context", (unsigned long long)r->context);
+        snprintf(context, sizeof context, " at %llu context%s", (unsigned long long)r->context,
+                 q->pp > 1 ? ", the pp batches in flight" : "");
     doc_text(doc, "memory per GPU %s: weights %s (%s%s%s), KV cache %s (%s%s), activations %s, "
                   "buffers %s%s", total, weights, wf, experts,
              q->weight_format_given || q->weight_bytes > 0 ? "" : ", native", kv,
@@ -304,6 +309,13 @@ static void plan_step_text(document *doc, const collcalc_plan_query *q,
     if (q->workload == COLLCALC_WORKLOAD_PREFILL)
         snprintf(chunks, sizeof chunks, " (%llu chunk%s x the step)",
                  (unsigned long long)r->chunks, r->chunks == 1 ? "" : "s");
+    if (r->batches_in_flight > 1) {
+        char stage[32];
+        human_time_us(stage, sizeof stage, r->stage_us);
+        doc_text(doc, "pipeline: %d batches in flight, one every %s (a stage's time: tokens/s); "
+                      "each crosses all %d stages (the step above: latency)",
+                 r->batches_in_flight, stage, q->pp);
+    }
     doc_text(doc, "%s %s%s, %s tokens/s per GPU, communication %.0f %% of the step",
              q->workload == COLLCALC_WORKLOAD_DECODE    ? "time per output token"
              : q->workload == COLLCALC_WORKLOAD_PREFILL ? "time to first token"
@@ -366,6 +378,8 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
     doc_query_number(doc, "compute_memory_us", FIELD_TIME_US, r->compute_memory_us);
     doc_query_number(doc, "bubble_us", FIELD_TIME_US, r->bubble_us);
     doc_query_number(doc, "step_us", FIELD_TIME_US, r->step_us);
+    doc_query_int(doc, "batches_in_flight", r->batches_in_flight);
+    doc_query_number(doc, "stage_us", FIELD_TIME_US, r->stage_us);
     doc_query_number(doc, "token_latency_us", FIELD_TIME_US, r->token_latency_us);
     if (q->workload == COLLCALC_WORKLOAD_PREFILL)
         doc_query_number(doc, "ttft_us", FIELD_TIME_US, r->token_latency_us);

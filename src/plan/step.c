@@ -71,6 +71,13 @@ static int micro_batches_of(const collcalc_plan_query *q)
     return q->workload == COLLCALC_WORKLOAD_TRAIN ? q->pp : 1;
 }
 
+/* Serving keeps pp batches in the pipeline, one per stage (vLLM runs pp
+ * "virtual engines", SGLang likewise): each holds its sequences' KV. */
+static int batches_in_flight(const collcalc_plan_query *q)
+{
+    return q->workload == COLLCALC_WORKLOAD_TRAIN ? 1 : q->pp;
+}
+
 /* Bytes per dense and per expert parameter held. */
 static void weight_sizes(const collcalc_plan_query *q, double *dense, double *expert)
 {
@@ -190,7 +197,7 @@ static collcalc_status memory_at(const collcalc_plan_query *q, uint64_t tokens, 
         collcalc_status status = kv_shard(q, ctx, &shard, diag);
         if (status != COLLCALC_OK)
             return status;
-        p->kv = (double)p->sequences * shard / q->cp;
+        p->kv = (double)p->sequences * shard / q->cp * batches_in_flight(q);
     }
     double tmb = (double)t_mb;
     if (train) {
@@ -263,7 +270,7 @@ collcalc_status plan_memory(const collcalc_plan_query *q, collcalc_plan_result *
     r->sequences = p.sequences;
     r->chunks = p.chunks > 0 ? p.chunks : 1;
     if (q->workload == COLLCALC_WORKLOAD_PREFILL)
-        r->prompts = (uint64_t)q->dp * (uint64_t)q->ep * p.sequences;
+        r->prompts = (uint64_t)q->dp * (uint64_t)q->ep * p.sequences * (uint64_t)q->pp;
     r->weight_bytes_per_gpu = p.weights;
     r->kv_bytes_per_gpu = p.kv;
     r->activation_bytes_per_gpu = p.activations;
@@ -380,6 +387,8 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
     r->step_us = r->exposed_us;
     r->token_latency_us = r->step_us * (double)r->chunks;
     r->comm_share = r->step_us > 0 ? 1.0 : 0.0;
+    r->batches_in_flight = 1;
+    r->stage_us = r->step_us;
     if (q->gpu == NULL)
         return;
     double eff = q->compute_efficiency > 0 ? q->compute_efficiency : 1.0;
@@ -427,8 +436,10 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
                       : m->head_dim;
     double d_v = m->attention == COLLCALC_ATTENTION_MLA && decode ? m->kv_lora_rank : m->head_dim;
     double heads_gpu = (double)m->heads / tp;
+    /* a step reads its own batch's KV, not the other batches' in flight */
     double kv_read = decode ? r->kv_bytes_per_gpu / (layers > 0 ? layers : 1) /
-                                  (r->micro_batches > 0 ? r->micro_batches : 1)
+                                  (r->micro_batches > 0 ? r->micro_batches : 1) /
+                                  batches_in_flight(q)
                             : 0.0;
     double attn_p = attention_params(m);
     for (int i = 0; i < 2; i++) {
@@ -479,7 +490,7 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
      * over the items in proportion to what each hid: one exposed figure for
      * the items, the step and the search. */
     double rehidden = hidden_nominal - r->compute_us;
-    double stage_comm = 0;
+    double stage_comm = 0, send_each = 0;
     r->exposed_us = 0;
     for (size_t i = 0; i < r->item_count; i++) {
         collcalc_plan_item *it = &r->items[i];
@@ -488,6 +499,8 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
         r->exposed_us += it->exposed_us;
         if (!per_step_kind(it->kind))
             stage_comm += it->exposed_us;
+        if (it->kind == COLLCALC_COMM_PP_SENDRECV && it->count_per_step > 0)
+            send_each = it->exposed_us / (double)it->count_per_step;
     }
     r->floor_us = r->exposed_us;
     /* One stage's time per micro-batch: its compute and the exposed
@@ -504,6 +517,15 @@ void plan_step_time(const collcalc_plan_query *q, collcalc_plan_result *r)
      * last partial chunk is costed as a whole one: an upper bound. */
     r->token_latency_us = r->step_us * (double)r->chunks;
     r->comm_share = r->step_us > 0 ? r->exposed_comm_us / r->step_us : 0.0;
+    /* Serving in steady state: pp batches in flight, each stage busy with a
+     * different one, so a batch completes every stage time (its m
+     * micro-batches' compute, its layers' exposed collectives and one PP
+     * send each); the latency above stays the traversal. Training drains
+     * the pipeline every step (the bubble). */
+    r->batches_in_flight = batches_in_flight(q);
+    r->stage_us = r->batches_in_flight > 1
+                      ? r->compute_us + stage_comm + send_each * r->micro_batches
+                      : r->step_us;
     r->tokens_per_s_per_gpu =
-        r->step_us > 0 ? (double)q->tokens / (r->step_us * 1e-6) / r->gpus : 0.0;
+        r->stage_us > 0 ? (double)q->tokens / (r->stage_us * 1e-6) / r->gpus : 0.0;
 }

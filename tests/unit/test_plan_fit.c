@@ -374,6 +374,51 @@ static void test_bubble_counts_stage_communication(void **state)
     assert_true(fabs(r.bubble_us - (r.compute_us + r.items[0].exposed_us)) < 1e-6 * r.bubble_us);
 }
 
+static void test_serving_keeps_pp_batches_in_flight(void **state)
+{
+    (void)state;
+    /* Llama 3 70B decode of 128 tokens, TP 4 x PP 2 on one HGX H100: two
+     * batches in the pipeline (vLLM's virtual engines). Throughput: a batch
+     * every stage time (compute + the stage's TP all-reduces + one PP
+     * send); latency: the traversal, 2 stages (pp x stage - one send). */
+    collcalc_plan_query q = on_platform("llama-3-70b", "hgx-h100", 128);
+    q.tp = 4;
+    q.pp = 2;
+    collcalc_plan_result r = run(&q);
+    assert_int_equal(r.batches_in_flight, 2);
+    assert_int_equal(r.items[1].kind, COLLCALC_COMM_PP_SENDRECV);
+    double send = r.items[1].exposed_us;
+    double stage = r.compute_us + r.items[0].exposed_us + send;
+    assert_true(fabs(r.stage_us - stage) < 1e-9 * stage);
+    assert_true(fabs(r.step_us - (2 * stage - send)) < 1e-9 * r.step_us);
+    assert_true(fabs(r.token_latency_us - r.step_us) < 1e-9 * r.step_us);
+    assert_true(fabs(r.tokens_per_s_per_gpu - 128 / (stage * 1e-6) / 8) < 1e-9 * 1e3);
+    assert_true(r.tokens_per_s_per_gpu > 1.9 * 128 / (r.step_us * 1e-6) / 8);
+    /* the KV of both batches is resident: per GPU as much as TP 4 alone
+     * holds for one batch over all 80 layers */
+    collcalc_plan_query one = q;
+    one.pp = 1;
+    collcalc_plan_result r1 = run(&one);
+    assert_int_equal(r1.batches_in_flight, 1);
+    assert_true(r.kv_bytes_per_gpu == r1.kv_bytes_per_gpu);
+    assert_true(r.kv_bytes_per_gpu == 2.0 * 128 * 4096 * 327680 / 4 / 2);
+    /* prefill the same; training drains the pipeline every step */
+    q.workload = COLLCALC_WORKLOAD_PREFILL;
+    q.tokens = 8192;
+    r = run(&q);
+    assert_int_equal(r.batches_in_flight, 2);
+    assert_int_equal(r.prompts, 2);
+    assert_true(fabs(r.tokens_per_s_per_gpu - 8192 / (r.stage_us * 1e-6) / 8) <
+                1e-9 * r.tokens_per_s_per_gpu);
+    assert_true(r.stage_us < r.step_us);
+    q.workload = COLLCALC_WORKLOAD_TRAIN;
+    r = run(&q);
+    assert_int_equal(r.batches_in_flight, 1);
+    assert_true(r.stage_us == r.step_us);
+    assert_true(fabs(r.tokens_per_s_per_gpu - 8192 / (r.step_us * 1e-6) / 8) <
+                1e-9 * r.tokens_per_s_per_gpu);
+}
+
 static void test_one_exposed_figure(void **state)
 {
     (void)state;
@@ -494,13 +539,15 @@ static void test_goals_rank_differently(void **state)
     (void)state;
     /* Llama 3 70B decode of 64 tokens on one HGX H200: latency (time per
      * output token at 64 tokens) prefers TP 8; throughput (tokens/s per GPU
-     * at the largest batch that fits) prefers TP 4 x DP 2. */
+     * at the largest batch that fits) prefers TP 4 x PP 2 (pp batches in
+     * flight, no pipeline drain), then TP 4 x DP 2. */
     collcalc_plan_query q = on_platform("llama-3-70b", "hgx-h200", 64);
     collcalc_plan_candidate out[16];
     size_t count = 0, total = 0;
     collcalc_diag diag = {{0}};
     assert_int_equal(collcalc_plan_search(&q, 8, out, 16, &count, &total, &diag), COLLCALC_OK);
-    assert_true(out[0].tp == 4 && out[0].dp == 2);
+    assert_true(out[0].tp == 4 && out[0].pp == 2 && out[0].dp == 1);
+    assert_true(out[1].tp == 4 && out[1].dp == 2);
     for (size_t i = 1; i < count; i++)
         if (out[i].fits && out[i].errors == 0)
             assert_true(out[i - 1].peak_tokens_per_s_per_gpu >=
@@ -508,7 +555,7 @@ static void test_goals_rank_differently(void **state)
     /* the peak is at the largest tokens that fit: one more does not */
     collcalc_plan_query at = q;
     at.tp = 4;
-    at.dp = 2;
+    at.pp = 2;
     at.tokens = out[0].peak_tokens;
     collcalc_plan_result r = run(&at);
     assert_true(r.fits);
@@ -641,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_step_time),
         cmocka_unit_test(test_search_ranks_fitting_plans),
         cmocka_unit_test(test_bubble_counts_stage_communication),
+        cmocka_unit_test(test_serving_keeps_pp_batches_in_flight),
         cmocka_unit_test(test_one_exposed_figure),
         cmocka_unit_test(test_search_keeps_given_degrees),
         cmocka_unit_test(test_prefill_prompt_does_not_change_with_dp),
