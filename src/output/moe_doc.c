@@ -165,22 +165,28 @@ document *moe_doc(const char *command, const collcalc_moe_query *q, const collca
     doc_text(doc, "all-to-all keeps %.3g GPUs busy per token (%s moved); scattering the experts "
                   "and all-reducing would involve all %d GPUs (%s per GPU)",
              r->a2a_gpus_busy_per_token, a, r->allreduce_gpus, b); /* at most top-k: no e */
+    /* With a hot GPU the two figures belong to different ranks: DeepEP's
+     * counts each rank's own tokens (the same on every rank, over the time
+     * the hottest GPU sets), the NIC share is the hottest GPU's. Label both. */
+    bool hot = r->imbalance > 1.0 + 1e-9;
+    const char *rank = hot ? "every rank's own tokens over the hottest GPU's time, " : "";
+    const char *nic = hot ? "the hottest GPU's NIC share" : "the NIC share";
     if (q->mode == COLLCALC_MOE_LOW_LATENCY && r->nodes > 1)
-        doc_text(doc, "%s %.1f / %.1f GB/s (dispatch / combine: bytes counted per selection, "
-                      "its own GPU's and node's included); the NIC share carries %.1f / %.1f "
+        doc_text(doc, "%s %.1f / %.1f GB/s (dispatch / combine: %sbytes counted per selection, "
+                      "its own GPU's and node's included); %s carries %.1f / %.1f "
                       "GB/s (%.1f%% of the selections)",
-                 printer(q, r), r->logical_dispatch_GBps, r->logical_combine_GBps,
+                 printer(q, r), r->logical_dispatch_GBps, r->logical_combine_GBps, rank, nic,
                  r->wire_dispatch_GBps, r->wire_combine_GBps, 100.0 * r->share_network);
     else if (q->mode == COLLCALC_MOE_LOW_LATENCY)
         doc_text(doc, "%s %.1f / %.1f GB/s (dispatch / combine: bytes counted per selection, "
                       "its own GPU's included)",
                  printer(q, r), r->logical_dispatch_GBps, r->logical_combine_GBps);
     else if (r->nodes > 1)
-        doc_text(doc, "%s %.1f / %.1f GB/s \"RDMA\" (dispatch / combine: bytes counted per "
-                      "destination node, its own included, %.2f nodes per token); the NIC share "
+        doc_text(doc, "%s %.1f / %.1f GB/s \"RDMA\" (dispatch / combine: %sbytes counted per "
+                      "destination node, its own included, %.2f nodes per token); %s "
                       "carries %.1f / %.1f GB/s (%.2f remote nodes)",
-                 printer(q, r), r->logical_dispatch_GBps, r->logical_combine_GBps,
-                 r->nodes_touched_per_token, r->wire_dispatch_GBps, r->wire_combine_GBps,
+                 printer(q, r), r->logical_dispatch_GBps, r->logical_combine_GBps, rank,
+                 r->nodes_touched_per_token, nic, r->wire_dispatch_GBps, r->wire_combine_GBps,
                  r->remote_nodes_per_token);
     else
         doc_text(doc, "%s %.1f / %.1f GB/s %s (dispatch / combine: bytes received from the other "

@@ -107,3 +107,16 @@ combine B    yes  2.80 ms  4.16 ms
 
 warning EP 16 spans 2 nodes: 50 % of selections cross the network
         next: keep EP inside one NVLink domain (e.g. a GB200 NVL72) if it fits
+$ collcalc moe --model deepseek-v3 --ep 16 --tokens 4096 --platform hgx-h800 --imbalance 16
+deepseek-v3 MoE layer, EP 16 over 2 nodes x 8 GPUs, 4096 tokens per rank, normal mode
+bytes per selected (token, expert): dispatch 7408 (fp8), combine 14336 (bf16)
+selections stay on the GPU 6.2%, cross NVLink 43.8%, cross the network 50.0%
+dispatch 3.88 GB received per GPU in 22.3 ms; combine 7.52 GB sent in 43.1 ms (busiest GPU, imbalance 16.0x from given)
+all-to-all keeps 6.52 GPUs busy per token (174 kB moved); scattering the experts and all-reducing would involve all 16 GPUs (1.76 GB per GPU)
+DeepEP would print 2.7 / 2.7 GB/s "RDMA" (dispatch / combine: every rank's own tokens over the hottest GPU's time, bytes counted per destination node, its own included, 1.97 nodes per token); the hottest GPU's NIC share carries 21.5 / 21.5 GB/s (0.99 remote nodes)
+leaving the NVLink domain (8 GPUs): EP 8 dispatch + combine 32.0 ms, EP 16 65.4 ms (50 % of the busiest GPU's selections on the network, 2.04x the time)
+
+warning EP 16 spans 2 nodes: 50 % of selections cross the network
+        next: keep EP inside one NVLink domain (e.g. a GB200 NVL72) if it fits
+warning the hottest GPU carries 16.00x the mean load: dispatch and combine take that much longer
+        next: add redundant experts (EPLB) or rebalance the placement
