@@ -142,10 +142,18 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
             /* More senders than NICs on a node: they share them. */
             int node_nics = r->nodes > 0 ? r->nics_used / r->nodes : r->nics_used;
             int node_senders = r->nodes > 0 ? (r->senders + r->nodes - 1) / r->nodes : r->senders;
-            char sharing[48] = "";
-            if (node_nics > 0 && node_senders * r->nics_per_sender > node_nics)
-                snprintf(sharing, sizeof sharing, " (%d GPUs share each NIC)",
-                         node_senders * r->nics_per_sender / node_nics);
+            /* Bound backends: per NIC, the GPUs bound to it (3/3/2 of 8 on 3
+             * NICs: "2-3"); kernel TCP: any GPU's bytes on any NIC. */
+            char sharing[64] = "";
+            long bound = (long)node_senders * r->nics_per_sender;
+            if (node_nics > 0 && bound > node_nics && bp->host_staged)
+                snprintf(sharing, sizeof sharing, " (%d GPUs share the %d NICs)", node_senders,
+                         node_nics);
+            else if (node_nics > 0 && bound > node_nics && bound % node_nics != 0)
+                snprintf(sharing, sizeof sharing, " (%ld-%ld GPUs share each NIC)",
+                         bound / node_nics, bound / node_nics + 1);
+            else if (node_nics > 0 && bound > node_nics)
+                snprintf(sharing, sizeof sharing, " (%ld GPUs share each NIC)", bound / node_nics);
             char how[160];
             int far = q->far_nic_GBps > 0 ? q->far_nics : 0;
             if (bp->multi_nic && q->near_nics > 0 && far > 0)
@@ -216,9 +224,8 @@ document *kv_doc(const char *command, const collcalc_kv_query *q, const collcalc
                  (unsigned long long)r->blocks_per_nic, c, d, r->staged ? g : "", f,
                  r->dominant == COLLCALC_DOMINANT_LATENCY ? "per-block cost" : "bandwidth");
     }
-    if (r->findings.count > 0) {
+    if (r->findings.count > 0)
         doc_text(doc, "%s", "");
-        findings_add(doc, &r->findings);
-    }
+    findings_add(doc, &r->findings); /* none: an empty list for scripts */
     return doc;
 }

@@ -147,10 +147,11 @@ static int kv_unit(const collcalc_kv_query *q, const collcalc_kv_backend_params 
     return q->gpus_per_host;
 }
 
-/* Time one side (senders or receivers) needs to push its bytes out. */
+/* Time one side (senders or receivers) needs to push its bytes out; the
+ * busiest NIC's bytes into *out_nic_bytes. */
 static double side_us(const collcalc_kv_query *q, const collcalc_kv_backend_params *b,
                       int gpus, uint64_t bytes_per_gpu, double *out_rate, int *out_nics,
-                      int *out_nodes, int *out_per_gpu)
+                      int *out_nodes, int *out_per_gpu, double *out_nic_bytes)
 {
     int all_nics;
     int g = kv_unit(q, b, &all_nics);
@@ -171,8 +172,17 @@ static double side_us(const collcalc_kv_query *q, const collcalc_kv_backend_para
     if (!q->same_domain && b->multi_nic && q->near_nics > 0 && q->far_nics > 0 &&
         q->far_nic_GBps > 0 && q->far_nic_GBps < rate)
         rate = q->far_nic_GBps;
-    double gpu_rate = rate * node_nics / per_node; /* one GPU's share of its node's NICs */
-    double us = (double)bytes_per_gpu / (gpu_rate * 1e3);
+    /* Kernel TCP sends from host memory over any NIC: the node's bytes split
+     * evenly. NCCL, NIXL and Mooncake bind each GPU to its NIC(s) (NCCL's
+     * net device per GPU, UCX's device, Mooncake's rail): per_node x per_gpu
+     * bindings on node_nics NICs put ceil(bindings / NICs) of them on the
+     * busiest NIC (8 GPUs on 3 NICs: 3/3/2), each 1/per_gpu of a shard. */
+    long bindings = (long)per_node * per_gpu;
+    double nic_bytes = (double)bytes_per_gpu * per_node / node_nics;
+    if (!b->host_staged && !q->same_domain)
+        nic_bytes = (double)bytes_per_gpu / per_gpu * (double)((bindings + node_nics - 1) / node_nics);
+    double us = nic_bytes / (rate * 1e3);
+    *out_nic_bytes = nic_bytes;
     *out_rate = rate;
     *out_nics = nodes * node_nics;
     *out_nodes = nodes;
@@ -199,20 +209,23 @@ static collcalc_status transfer(const collcalc_kv_query *q, collcalc_kv_result *
     int senders = q->tp * q->pp;
     r->senders = senders;
     uint64_t per_sender = (r->kv_bytes_transferred + (uint64_t)senders - 1) / (uint64_t)senders;
+    double nic_bytes, rx_nic_bytes;
     double send_us = side_us(q, &b, senders, per_sender, &r->rate_per_nic_GBps, &r->nics_used,
-                             &r->nodes, &r->nics_per_sender);
+                             &r->nodes, &r->nics_per_sender, &nic_bytes);
     r->per_host = kv_per_host(q, &b);
     kv_unit(q, &b, &r->node_nics);
     double line_per_nic = q->same_domain ? q->intra.bw_GBps : q->nic.bw_GBps;
     r->line_GBps = line_per_nic * r->nics_used;
     uint64_t nics = (uint64_t)r->nics_used;
-    r->bytes_per_nic = (r->kv_bytes_transferred + nics - 1) / nics;
+    r->bytes_per_nic = (r->kv_bytes_transferred + nics - 1) / nics; /* the mean NIC's */
+    if (nic_bytes > (double)r->bytes_per_nic + 1.0)
+        r->bytes_per_nic = plan_bytes(nic_bytes); /* uneven: the busiest NIC's */
     r->receive_us = 0;
     if (r->receivers != senders) {
         double rate;
         int rx_nics, rx_nodes, rx_per;
         r->receive_us = side_us(q, &b, r->receivers, r->bytes_per_receiver, &rate, &rx_nics,
-                                &rx_nodes, &rx_per);
+                                &rx_nodes, &rx_per, &rx_nic_bytes);
     }
     /* Without GPUDirect RDMA (and always for kernel TCP) the KV crosses the
      * sender GPU's host link (PCIe) into host memory before the NIC reads

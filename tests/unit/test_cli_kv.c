@@ -2,6 +2,7 @@
  * transfer_us for every backend with and without --no-gdr (each term once:
  * the wire in bandwidth_us, the host-memory copies in staging_exposed_us),
  * and the text's last line prints the same sum. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,11 +111,80 @@ static void grace_copies_cross_c2c(void **state)
     }
 }
 
+/* 8 GPUs on 3 NICs: NCCL, NIXL and Mooncake bind each GPU to one NIC, so
+ * the NICs carry 3/3/2 shards and the busiest (3 x 335,544,320 B) sets the
+ * wire; kernel TCP spreads the node's bytes over any NIC (the mean). With 8
+ * NICs every backend carries one shard per NIC. */
+static void uneven_nics_busiest(void **state)
+{
+    (void)state;
+    static const char *const backends[] = {"nccl", "nixl", "mooncake", "tcp"};
+    for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
+        bool tcp = strcmp(backends[b], "tcp") == 0;
+        for (int nics = 3; nics <= 8; nics += 5) {
+            char args[160];
+            snprintf(args, sizeof args, "--tp 8 --platform hgx-h100 --nics-per-node %d --backend %s",
+                     nics, backends[b]);
+            char *text = NULL;
+            cJSON *root = kv_json(args, &text);
+            const cJSON *row =
+                cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "results"), 0);
+            double bytes = nics == 8 ? 335544320.0 : tcp ? 894784854.0 : 3 * 335544320.0;
+            test_assert_close_relative(field(row, "bytes_per_nic"), bytes, 1e-12);
+            test_assert_close_relative(field(row, "bandwidth_us"),
+                                       bytes / (field(row, "rate_per_nic_GBps") * 1e3), 1e-8);
+            assert_true(strstr(text, "1 GPUs") == NULL);
+            if (nics == 3)
+                assert_contains(text, tcp ? "(8 GPUs share the 3 NICs)"
+                                          : "1 NIC each (2-3 GPUs share each NIC)");
+            else
+                assert_true(strstr(text, "share") == NULL);
+            free(text);
+            cJSON_Delete(root);
+        }
+    }
+}
+
+/* Kernel TCP on a 10-NIC node: 8 GPUs over 10 NICs, never "1 GPUs share". */
+static void tcp_sharing_phrase(void **state)
+{
+    (void)state;
+    char args[512];
+    snprintf(args, sizeof args, "--tp 8 --platform hgx-h100 --topo %s --backend tcp",
+             test_source_path("examples/topo_hgx_h100_10nic.txt"));
+    char *text = NULL;
+    cJSON *root = kv_json(args, &text);
+    assert_contains(text, "8 senders on 1 node of 10 NICs, 2 NICs each (8 GPUs share the 10 NICs)");
+    assert_true(strstr(text, "1 GPUs") == NULL);
+    free(text);
+    cJSON_Delete(root);
+}
+
+/* Scripts find "findings" in every kv document, empty when there are none. */
+static void findings_always_listed(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {"--tp 8 --platform hgx-h100", "--tp 8"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *root = kv_json(cases[i], NULL);
+        const cJSON *findings = cJSON_GetObjectItemCaseSensitive(root, "findings");
+        assert_true(cJSON_IsArray(findings));
+        assert_int_equal(cJSON_GetArraySize(findings), 0);
+        cJSON_Delete(root);
+    }
+    cJSON *root = kv_json("--tp 16", NULL); /* 8 KV heads: replicated */
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "findings")) > 0);
+    cJSON_Delete(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(json_terms_add_up),
         cmocka_unit_test(grace_copies_cross_c2c),
+        cmocka_unit_test(uneven_nics_busiest),
+        cmocka_unit_test(tcp_sharing_phrase),
+        cmocka_unit_test(findings_always_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
