@@ -660,6 +660,7 @@ collcalc_status collcalc_plan_evaluate(const collcalc_plan_query *query,
 #define COLLCALC_CANDIDATE_CODES_MAX 4
 typedef struct {
     int tp, ep, pp, dp;
+    int cp;                   /* the template's (the search keeps it) */
     double comm_us;
     double exposed_us;
     collcalc_dominant dominant;

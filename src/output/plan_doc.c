@@ -83,6 +83,7 @@ static const record_schema SUMMARY_SCHEMA = {
 static const record_column CANDIDATE_COLUMNS[] = {
     {"rank", "rank", FIELD_INT, COLUMN_BOTH, NULL},
     {"tp", "TP", FIELD_INT, COLUMN_BOTH, NULL},
+    {"cp", "CP", FIELD_INT, COLUMN_BOTH, NULL},
     {"ep", "EP", FIELD_INT, COLUMN_BOTH, NULL},
     {"pp", "PP", FIELD_INT, COLUMN_BOTH, NULL},
     {"dp", "DP", FIELD_INT, COLUMN_BOTH, NULL},
@@ -442,6 +443,7 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
     doc_query_int(doc, "tokens", (long long)q->tokens);
     doc_query_int(doc, "gpus", q->cluster.gpus);
     doc_query_int(doc, "gpus_per_node", q->cluster.gpus_per_node);
+    doc_query_int(doc, "cp", q->cp);
     doc_query_int(doc, "plans_costed", (long long)total);
     doc_query_text(doc, "goal", collcalc_plan_goal_name(q->goal));
     doc_query_number(doc, "latency_budget_us", FIELD_TIME_US, q->latency_budget_us);
@@ -449,7 +451,7 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
     char kept[64] = "";
     const int given[] = {q->tp, q->cp, q->ep, q->pp, q->dp};
     for (int d = 0; d < (int)COLLCALC_DIM_COUNT; d++)
-        if (d != COLLCALC_DIM_CP && (q->search_fixed & (1u << d))) {
+        if (d != COLLCALC_DIM_CP ? (q->search_fixed & (1u << d)) != 0 : q->cp > 1) {
             size_t used = strlen(kept);
             snprintf(kept + used, sizeof kept - used, "%s%s %d", used > 0 ? ", " : " with ",
                      collcalc_dim_name((collcalc_dim)d), given[d]);
@@ -472,6 +474,11 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
     doc_text(doc, "%s", "");
     record_set *set = doc_records(doc, &CANDIDATE_SCHEMA);
     bool prefill = q->workload == COLLCALC_WORKLOAD_PREFILL;
+    bool cp = false; /* the CP column when a plan has CP > 1 */
+    for (size_t i = 0; i < count; i++)
+        cp = cp || found[i].cp > 1;
+    if (!cp)
+        records_hide_column(set, "cp");
     if (!prefill) {
         records_hide_column(set, "chunks");
         records_hide_column(set, "ttft_us");
@@ -486,6 +493,8 @@ document *plan_search_doc(const char *command, const collcalc_plan_query *q,
         record_begin(set);
         record_int(set, "rank", (long long)i + 1);
         record_int(set, "tp", c->tp);
+        if (cp)
+            record_int(set, "cp", c->cp);
         record_int(set, "ep", c->ep);
         record_int(set, "pp", c->pp);
         record_int(set, "dp", c->dp);

@@ -277,6 +277,7 @@ collcalc_status collcalc_plan_search(const collcalc_plan_query *template_query, 
                 collcalc_plan_candidate c;
                 memset(&c, 0, sizeof c);
                 c.tp = tp;
+                c.cp = cp;
                 c.ep = ep;
                 c.pp = pp;
                 c.dp = dp;

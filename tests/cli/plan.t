@@ -315,3 +315,12 @@ verdict: violation
 
 error   needs 165.3 GB per GPU (weights 16.1, KV cache 0.0, activations 36.5, buffers 0.3, gradients and optimizer 112.4), more than the 72.0 GB usable
         next: shard further (more TP, PP or EP) or use GPUs with more memory
+$ collcalc plan --model llama-3-70b --phase prefill --tokens 128k --search --cp 2 --platform hgx-h100 --nodes 2 --top 2
+llama-3-70b prefill, 131072 tokens per step on 16 GPUs (8 per node): 10 factorizations with cp 2 costed, best 2: plans that fit in memory first, then without an error-level violation, then by peak tokens/s per GPU (at the most tokens per step that fit)
+
+rank  TP  CP  EP  PP  DP  fits  memory/GPU    step  chunks    TTFT  tok/s/GPU  budget  peak tokens  peak tok/s/GPU  comm/step  exposed  errors  warnings  violations
+   1   1   2   1   4   2  yes      63.2 GB  10.3 s       2  20.5 s       3193  -           262,144            3193    12.2 ms  12.2 ms       0         0  
+   2   1   2   1   8   1  yes      51.5 GB  20.7 s       1  20.7 s       3167  -           131,072            3167     164 ms   164 ms       0         0  
+$ collcalc plan --model llama-3-70b --phase prefill --tokens 128k --search --cp 2 --platform hgx-h100 --nodes 2 --top 1 --format csv
+rank,tp,cp,ep,pp,dp,fits,memory_bytes_per_gpu,step_us,chunks,ttft_us,tokens_per_s_per_gpu,budget,peak_tokens,peak_step_us,peak_tokens_per_s_per_gpu,comm_share,comm_us,exposed_us,dominant,errors,warnings,violations
+1,1,2,1,4,2,yes,63217800448,10261668.660906648,2,20523337.321813297,3192.775171023668,,262144,20519848.851599563,3193.319714276494,0.0011890721786404904,12201.864711111111,12201.864711111111,bandwidth,0,0,
