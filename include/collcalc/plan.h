@@ -368,6 +368,8 @@ typedef struct {
     const char *fabric;             /* the scale-up fabric by the intra link: "NVLink",
                                        "xGMI" (AMD), "PCIe" or "intra-node link"; static */
     bool amd;                       /* an xGMI fabric: AMD GPUs (no DeepEP, no NVL72) */
+    bool deepep_refuses;            /* EP >= 8 and not a multiple of 8: DeepEP's Buffer
+                                       asserts it (doc/MODEL.md §20.5) */
     collcalc_findings findings;
 } collcalc_moe_result;
 

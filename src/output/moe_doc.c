@@ -102,9 +102,12 @@ static const char *printer(const collcalc_moe_query *q, const collcalc_moe_resul
     if (r->amd)
         return "DeepEP's accounting (DeepEP runs on NVIDIA GPUs; ROCm's EP library is MORI-EP) "
                "would print";
-    return pcie_only(q, r) ? "DeepEP's accounting (DeepEP's README requires NVLink between a "
-                             "node's GPUs) would print"
-                           : "DeepEP would print";
+    if (pcie_only(q, r))
+        return "DeepEP's accounting (DeepEP's README requires NVLink between a node's GPUs) "
+               "would print";
+    return r->deepep_refuses && r->nodes > 1
+               ? "DeepEP's accounting (DeepEP cannot run this EP size) would print"
+               : "DeepEP would print";
 }
 
 document *moe_doc(const char *command, const collcalc_moe_query *q, const collcalc_moe_result *r)

@@ -65,6 +65,17 @@ void collcalc_moe_query_init(collcalc_moe_query *query)
 }
 
 /* Bytes of one selection in dtype (DeepEP's accounting for FP8). */
+/* DeepEP's Buffer (csrc/deep_ep.cpp, deepseek-ai/DeepEP) asserts
+ * num_ranks < NUM_MAX_NVL_PEERS or num_ranks % NUM_MAX_NVL_PEERS == 0,
+ * NUM_MAX_NVL_PEERS = 8 (csrc/kernels/configs.cuh): ranks come in groups
+ * of 8 GPUs (doc/MODEL.md §20.5). */
+enum { DEEPEP_NVL_PEERS = 8 };
+
+static bool deepep_runs(int ep)
+{
+    return ep < DEEPEP_NVL_PEERS || ep % DEEPEP_NVL_PEERS == 0;
+}
+
 static uint64_t selection_bytes(collcalc_dtype dtype, uint64_t hidden)
 {
     if (dtype == COLLCALC_DTYPE_FP8)
@@ -760,6 +771,22 @@ collcalc_status collcalc_moe_evaluate(const collcalc_moe_query *query,
                                   advice, "EP %d spans %d nodes: %.0f %% of selections cross the "
                                   "network", ep, r->nodes, 100.0 * r->share_network);
     }
+    r->deepep_refuses = !deepep_runs(ep);
+    if (r->deepep_refuses && r->nodes > 1 && !r->amd && q->cluster.intra.nvlink) {
+        int down = ep / DEEPEP_NVL_PEERS * DEEPEP_NVL_PEERS, up = down + DEEPEP_NVL_PEERS;
+        int extra = collcalc_moe_redundant_for(m, up);
+        char advice[160];
+        if (extra > 0)
+            snprintf(advice, sizeof advice, "run EP %d or EP %d (with %d redundant experts: %d "
+                     "slots)", down, up, extra, m->routed_experts + extra);
+        else
+            snprintf(advice, sizeof advice, "run EP %d or EP %d", down, up);
+        collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_WARNING, "deepep-ep-size", advice,
+                              "DeepEP cannot run EP %d: past %d ranks its Buffer needs a multiple "
+                              "of %d (whole groups of %d GPUs); the DeepEP figures are its "
+                              "accounting only", ep, DEEPEP_NVL_PEERS, DEEPEP_NVL_PEERS,
+                              DEEPEP_NVL_PEERS);
+    }
     if (q->redundant_experts > 0)
         collcalc_findings_add(&r->findings, COLLCALC_SEVERITY_INFO, "redundant-expert-memory",
                               NULL,
@@ -809,8 +836,8 @@ collcalc_status collcalc_moe_domain_edge(const collcalc_moe_query *query,
     for (int ep = 2; ep <= slots && ep <= g; ep++)
         if (slots % ep == 0)
             e->inside = ep;
-    for (int ep = g + 1; ep <= slots; ep++)
-        if (slots % ep == 0) {
+    for (int ep = g + 1; ep <= slots; ep++) /* the smallest EP past the domain DeepEP runs */
+        if (slots % ep == 0 && deepep_runs(ep)) {
             e->outside = ep;
             break;
         }

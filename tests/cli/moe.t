@@ -120,3 +120,18 @@ warning EP 16 spans 2 nodes: 50 % of selections cross the network
         next: keep EP inside one NVLink domain (e.g. a GB200 NVL72) if it fits
 warning the hottest GPU carries 16.00x the mean load: dispatch and combine take that much longer
         next: add redundant experts (EPLB) or rebalance the placement
+$ collcalc moe --model deepseek-v3 --ep 12 --redundant-experts 8 --tokens 4096 --platform hgx-h800
+deepseek-v3 MoE layer, EP 12 over 2 nodes (8 + 4 GPUs), 4096 tokens per rank, normal mode
+bytes per selected (token, expert): dispatch 7408 (fp8), combine 14336 (bf16)
+selections stay on the GPU 8.3%, cross NVLink 25.0%, cross the network 66.7% (a GPU of the 4-GPU node; 33.3% on the full nodes)
+dispatch 243 MB received per GPU in 1.43 ms; combine 470 MB sent in 2.75 ms (busiest GPU, imbalance 1.00x from uniform)
+264 slots for 256 experts: expert weight memory +3.1%; max/mean load 1.00x static -> 1.00x rebalanced
+all-to-all keeps 6.08 GPUs busy per token (174 kB moved); scattering the experts and all-reducing would involve all 12 GPUs (1.29 GB per GPU)
+DeepEP's accounting (DeepEP cannot run this EP size) would print 41.6 / 41.9 GB/s "RDMA" (dispatch / combine: bytes counted per destination node, its own included, 1.96 nodes per token); the NIC share carries 21.2 / 21.3 GB/s (1.00 remote nodes)
+leaving the NVLink domain (8 GPUs): EP 8 dispatch + combine 4.04 ms, EP 24 4.18 ms (67 % of the busiest GPU's selections on the network, 1.04x the time)
+
+warning EP 12 spans 2 nodes (8 + 4 GPUs): 67 % of selections cross the network on the 4-GPU node, 33 % on the full ones
+        next: keep EP inside one NVLink domain (e.g. a GB200 NVL72) if it fits
+warning DeepEP cannot run EP 12: past 8 ranks its Buffer needs a multiple of 8 (whole groups of 8 GPUs); the DeepEP figures are its accounting only
+        next: run EP 8 or EP 16
+info    8 redundant experts: 264 slots (22 per GPU), expert weight memory +3.1 %

@@ -483,6 +483,34 @@ static void test_imbalance(void **state)
     assert_true(zipf_eplb.imbalance < zipf.imbalance);
 }
 
+/* DeepEP's Buffer asserts num_ranks < 8 or num_ranks % 8 == 0 (doc/MODEL.md
+ * §20.5): EP 12 across two H800 nodes gets a warning, and the domain edge
+ * compares with EP 24 (264 slots), not EP 11. */
+static void test_deepep_ep_size(void **state)
+{
+    (void)state;
+    collcalc_moe_query q = h800_query(12, 4096, COLLCALC_MOE_NORMAL);
+    q.redundant_experts = 8;
+    collcalc_moe_result r = run(&q);
+    assert_true(r.deepep_refuses);
+    bool found = false;
+    for (size_t i = 0; i < r.findings.count; i++)
+        if (strcmp(r.findings.items[i].code, "deepep-ep-size") == 0)
+            found = true;
+    assert_true(found);
+    collcalc_moe_edge edge;
+    collcalc_diag diag = {{0}};
+    assert_int_equal(collcalc_moe_domain_edge(&q, &edge, &diag), COLLCALC_OK);
+    assert_int_equal(edge.inside, 8);
+    assert_int_equal(edge.outside, 24);
+    q.ep = 16;
+    q.redundant_experts = 0;
+    collcalc_moe_result ok = run(&q);
+    assert_false(ok.deepep_refuses);
+    for (size_t i = 0; i < ok.findings.count; i++)
+        assert_string_not_equal(ok.findings.items[i].code, "deepep-ep-size");
+}
+
 static void test_split_batch(void **state)
 {
     (void)state;
@@ -678,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_partial_last_node),
         cmocka_unit_test(test_fabric_names),
         cmocka_unit_test(test_imbalance),
+        cmocka_unit_test(test_deepep_ep_size),
         cmocka_unit_test(test_split_batch),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_expert_count_reader),
