@@ -198,11 +198,29 @@ static void add_summary(document *doc, const collcalc_plan_query *q, const collc
     record_set_records(set, "collectives", items);
 }
 
+/* The weights' format as held: given bytes, --weight-dtype or the model's
+ * native one; the experts' when a MoE model's differ (else ""). */
+static const char *weight_format_label(const collcalc_plan_query *q)
+{
+    return q->weight_bytes > 0        ? "given"
+           : q->weight_format_given   ? collcalc_weight_format_name(q->weight_format)
+                                      : collcalc_weight_format_name(q->model->weight_format);
+}
+
+static const char *expert_format_label(const collcalc_plan_query *q, char *buf, size_t size)
+{
+    const collcalc_model_shape *m = q->model;
+    buf[0] = '\0';
+    if (!q->weight_format_given && q->weight_bytes == 0 &&
+        m->expert_weight_format != m->weight_format && collcalc_model_is_moe(m))
+        snprintf(buf, size, ", experts %s", collcalc_weight_format_name(m->expert_weight_format));
+    return buf;
+}
+
 /* The memory per GPU, what it is made of, and what fits. */
 static void plan_memory_text(document *doc, const collcalc_plan_query *q,
                              const collcalc_plan_result *r, const char *gpu_name)
 {
-    const collcalc_model_shape *m = q->model;
     char total[32], weights[32], kv[32], act[32], buf[32], cap[32], opt[64] = "";
     human_bytes(total, sizeof total, r->memory_bytes_per_gpu);
     human_bytes(weights, sizeof weights, r->weight_bytes_per_gpu);
@@ -215,14 +233,9 @@ static void plan_memory_text(document *doc, const collcalc_plan_query *q,
         human_bytes(o, sizeof o, r->optimizer_bytes_per_gpu);
         snprintf(opt, sizeof opt, ", gradients + Adam %s", o);
     }
-    const char *wf = q->weight_bytes > 0        ? "given"
-                     : q->weight_format_given   ? collcalc_weight_format_name(q->weight_format)
-                                                : collcalc_weight_format_name(m->weight_format);
-    char experts[48] = "";
-    if (!q->weight_format_given && q->weight_bytes == 0 &&
-        m->expert_weight_format != m->weight_format && collcalc_model_is_moe(m))
-        snprintf(experts, sizeof experts, ", experts %s",
-                 collcalc_weight_format_name(m->expert_weight_format));
+    const char *wf = weight_format_label(q);
+    char experts[48];
+    expert_format_label(q, experts, sizeof experts);
     char context[160] = "";
     uint64_t slice = (r->tokens_per_replica + (uint64_t)q->ep - 1) / (uint64_t)q->ep;
     const char *per = q->ep > 1 ? "EP rank" : "replica";
@@ -393,11 +406,20 @@ document *plan_doc(const char *command, const collcalc_plan_query *q,
     add_summary(doc, q, r, worst == COLLCALC_SEVERITY_ERROR     ? "violation"
                            : worst == COLLCALC_SEVERITY_WARNING ? "warning"
                                                                 : "ok");
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], dtypes[128], experts[48];
+    expert_format_label(q, experts, sizeof experts);
+    collcalc_dtype kv = q->kv_dtype_given ? q->kv_dtype : q->dtype;
+    if (kv == q->dtype)
+        snprintf(dtypes, sizeof dtypes, "weights %s%s, activations/KV %s", weight_format_label(q),
+                 experts, collcalc_dtype_name(q->dtype));
+    else
+        snprintf(dtypes, sizeof dtypes, "weights %s%s, activations %s, KV %s",
+                 weight_format_label(q), experts, collcalc_dtype_name(q->dtype),
+                 collcalc_dtype_name(kv));
     doc_text(doc, "%s %s, %llu tokens per step, %s: TP %d x CP %d x EP %d x PP %d x DP %d = %d GPU%s "
                   "on %d node%s of %d (rank order %s)",
              q->model->name, collcalc_workload_name(q->workload), (unsigned long long)q->tokens,
-             collcalc_dtype_name(q->dtype), q->tp, q->cp, q->ep, q->pp, q->dp, r->gpus,
+             dtypes, q->tp, q->cp, q->ep, q->pp, q->dp, r->gpus,
              r->gpus == 1 ? "" : "s", r->nodes,
              r->nodes == 1 ? "" : "s", q->cluster.gpus_per_node, r->rank_order);
     const char *nccl = r->amd ? "NCCL's (RCCL's)" : "NCCL's";

@@ -5,7 +5,7 @@ $ collcalc plan --model deepseek-v3 --tokens 64 --tp 65536 --ep 65536 --pp 65536
 [stderr] collcalc plan: --tp: tp x pp x ep x dp x cp = 1208925819614629174706176 GPUs: at most 1000000 (got tp 65536, pp 65536, ep 65536, dp 65536, cp 65536) (see 'collcalc plan --help')
 [exit 2]
 $ collcalc plan --model llama-3.1-405b --tp 8 --tokens 64 --platform hgx-h100 --strict
-llama-3.1-405b decode, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+llama-3.1-405b decode, 64 tokens per step, weights bf16, activations/KV bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
@@ -49,7 +49,7 @@ $ collcalc plan --model llama-3-70b --tokens 8q --tp 8 --platform hgx-h100
 [stderr] collcalc plan: --tokens: '8q' is not a token count (a whole number, optionally with k or M: 8k = 8192) (see 'collcalc plan --help')
 [exit 2]
 $ collcalc plan --model deepseek-v3 --tokens 4096 --ep 8 --platform hgx-h800 --weight-dtype bf16
-deepseek-v3 decode, 4096 tokens per step, bf16: TP 1 x CP 1 x EP 8 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+deepseek-v3 decode, 4096 tokens per step, weights bf16, activations/KV bf16: TP 1 x CP 1 x EP 8 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective   group  nodes  link          algorithm           per layer  per step  message    each  per step  exposed  dominant
@@ -124,7 +124,7 @@ $ collcalc plan --model llama-3-70b --tokens 256 --search --platform hgx-h100 --
 [stderr] collcalc plan: tp 3 does not divide the 16 GPUs (see 'collcalc plan --help')
 [exit 2]
 $ collcalc plan --model llama-3.1-405b --tokens 64 --tp 8 --pp 2 --nodes 2 --platform hgx-h100
-llama-3.1-405b decode, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 2 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
+llama-3.1-405b decode, 64 tokens per step, weights bf16, activations/KV bf16: TP 8 x CP 1 x EP 1 x PP 2 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link            algorithm  per layer  per step  message     each  per step  exposed  dominant
@@ -144,7 +144,7 @@ verdict: ok
 info    the step's communication is latency-bound: 3175.4 us of fixed cost vs 1875.6 us moving bytes
         next: larger batches cost little more communication per step
 $ collcalc plan --model llama-3-70b --phase prefill --tokens 64 --context 8k --tp 8 --platform hgx-h200
-llama-3-70b prefill, 64 tokens per step, bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+llama-3-70b prefill, 64 tokens per step, weights bf16, activations/KV bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
@@ -161,7 +161,7 @@ verdict: ok
 info    the step's communication is latency-bound: 2400.0 us of fixed cost vs 2082.3 us moving bytes
         next: larger batches cost little more communication per step
 $ collcalc plan --model llama-3-70b --phase prefill --tokens 64k --tp 2 --dp 4 --platform hgx-h200
-llama-3-70b prefill, 65536 tokens per step, bf16: TP 2 x CP 1 x EP 1 x PP 1 x DP 4 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+llama-3-70b prefill, 65536 tokens per step, weights bf16, activations/KV bf16: TP 2 x CP 1 x EP 1 x PP 1 x DP 4 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message    each  per step  exposed  dominant
@@ -178,7 +178,7 @@ $ collcalc plan --model llama-3.1-405b --tokens 64 --tp 8 --pp 2 --nodes 2 --pla
 model,phase,tokens,tp,cp,ep,pp,dp,gpus,nodes,context,sequences,chunks,prompts,weight_bytes_per_gpu,kv_bytes_per_gpu,activation_bytes_per_gpu,buffer_bytes_per_gpu,optimizer_bytes_per_gpu,memory_bytes_per_gpu,memory_capacity_bytes,memory_checked,fits,max_tokens,max_context,compute_modeled,flops_type,compute_us,compute_flops_us,compute_memory_us,bubble_us,comm_us,exposed_us,step_us,batches_in_flight,stage_us,token_latency_us,ttft_us,tokens_per_s_per_gpu,comm_share,verdict,errors,warnings,collectives
 llama-3.1-405b,decode,64,8,1,1,2,1,16,2,4096,64,1,0,50737500000,16911433728,14196736,536870912,0,68200001376,72000000000,true,true,78,5016,true,bf16,17667.723080597014,0,17667.723080597014,22687.81211589113,5050.950368627451,5050.950368627451,45406.485565115596,2,22718.673449224465,45406.485565115596,,176.06661801534656,0.11123852255387809,ok,0,0,"[{""kind"":""tp-allreduce"",""group_size"":8,""nodes"":1,""crosses_node"":false,""link"":""nvlink4"",""algorithm"":""nvls"",""count_per_layer"":2,""count_per_step"":126,""message_bytes"":2097152,""latency_us_each"":25,""bandwidth_us_each"":14.841976470588236,""time_us_each"":39.841976470588236,""total_us"":5020.089035294118,""hidden_fraction"":0,""exposed_us"":5020.089035294118,""dominant"":""latency""},{""kind"":""pp-sendrecv"",""group_size"":2,""nodes"":2,""crosses_node"":true,""link"":""nvlink4+ib-ndr"",""algorithm"":""direct"",""count_per_layer"":0,""count_per_step"":1,""message_bytes"":262144,""latency_us_each"":25.4,""bandwidth_us_each"":5.461333333333333,""time_us_each"":30.86133333333333,""total_us"":30.86133333333333,""hidden_fraction"":0,""exposed_us"":30.86133333333333,""dominant"":""latency""}]"
 $ collcalc plan --model llama-3-70b --tokens 64 --tp 8 --platform dgx-a100 --dtype fp8
-llama-3-70b decode, 64 tokens per step, fp8: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+llama-3-70b decode, 64 tokens per step, weights bf16, activations/KV fp8: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
@@ -197,7 +197,7 @@ info    A100 SXM4 has no fp8 tensor-core figure: the GEMMs are costed at its bf1
 info    the step's communication is latency-bound: 2400.0 us of fixed cost vs 1673.9 us moving bytes
         next: larger batches cost little more communication per step
 $ collcalc plan --model llama-3.1-8b --phase prefill --tokens 64k --platform hgx-h100
-llama-3.1-8b prefill, 65536 tokens per step, bf16: TP 1 x CP 1 x EP 1 x PP 1 x DP 1 = 1 GPU on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+llama-3.1-8b prefill, 65536 tokens per step, weights bf16, activations/KV bf16: TP 1 x CP 1 x EP 1 x PP 1 x DP 1 = 1 GPU on 1 node of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective  group  nodes  link  algorithm  per layer  per step  message  each  per step  exposed  dominant
@@ -217,7 +217,7 @@ rank  TP  EP  PP  DP  fits       memory/GPU  step  tok/s/GPU  budget  peak token
    2   1   1   2   8  unchecked      114 GB     -          -  -                 -               -    3.17 us  3.17 us       0         0  
    3   1   1   4   4  unchecked      122 GB     -          -  -                 -               -    13.0 us  13.0 us       0         0  
 $ collcalc plan --model llama-3-70b --tokens 64 --tp 16 --platform hgx-h100 --overlap 1
-llama-3-70b decode, 64 tokens per step, bf16: TP 16 x CP 1 x EP 1 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
+llama-3-70b decode, 64 tokens per step, weights bf16, activations/KV bf16: TP 16 x CP 1 x EP 1 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link            algorithm  per layer  per step  message     each  per step  exposed  dominant
@@ -254,7 +254,7 @@ $ collcalc plan --model llama-3-70b --tokens 8 --tp 8 --sm-slowdown 1000 --platf
 [stderr] collcalc plan: --sm-slowdown: '1000' is out of range: must be between 1 and 100 (see 'collcalc plan --help')
 [exit 2]
 $ collcalc plan --model deepseek-v3 --ep 16 --tokens 256 --platform mi355x-8x --nodes 2
-deepseek-v3 decode, 256 tokens per step, bf16: TP 1 x CP 1 x EP 16 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
+deepseek-v3 decode, 256 tokens per step, weights fp8, activations/KV bf16: TP 1 x CP 1 x EP 16 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's (RCCL's) tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective   group  nodes  link                algorithm        per layer  per step  message     each  per step  exposed  dominant
@@ -275,7 +275,7 @@ warning EP=16 spans 2 nodes of 8 GPUs: dispatch and combine cross the network
 info    the step's communication is latency-bound: 2077.6 us of fixed cost vs 1754.6 us moving bytes
         next: larger batches cost little more communication per step
 $ collcalc plan --model llama-3-70b --tokens 64 --tp 16 --nodes 2 --platform aws-p5
-llama-3-70b decode, 64 tokens per step, bf16: TP 16 x CP 1 x EP 1 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
+llama-3-70b decode, 64 tokens per step, weights bf16, activations/KV bf16: TP 16 x CP 1 x EP 1 x PP 1 x DP 1 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link            algorithm  per layer  per step  message    each  per step  exposed  dominant
@@ -299,7 +299,7 @@ info    the step's communication is latency-bound: 32448.0 us of fixed cost vs 1
 $ collcalc plan --model llama-3-70b --tokens 8 --tp 8 --platform hgx-h100 --mode normal --dispatch-dtype bf16 --combine-dtype fp8 --imbalance 1.5 --format json
 {"schema_version":1,"command":"plan","query":{"model":"llama-3-70b","phase":"decode","tokens":8,"dtype":"bf16","tp":8,"pp":1,"ep":1,"dp":1,"cp":1,"sp":false,"rank_order":"tp,cp,ep,pp,dp","gpus":8,"gpus_per_node":8,"nodes":1,"intra_link":"nvlink4","inter_link":"ib-ndr","overlap":0,"sm_slowdown":1,"comm_us":3011.6693333333337,"exposed_us":3011.6693333333337,"floor_us":3011.6693333333337,"latency_us":2400,"bandwidth_us":611.6693333333334,"dominant":"latency","cost_model":"nccl","cross_node_fixed_us":0,"weight_dtype":"bf16","kv_dtype":"bf16","context":4096,"chunks":1,"prompts":0,"gpu":"H100 SXM","memory_bytes_per_gpu":19261764736,"weight_bytes_per_gpu":17650000000,"kv_bytes_per_gpu":1342177280,"activation_bytes_per_gpu":1152000,"buffer_bytes_per_gpu":268435456,"memory_capacity_bytes":72000000000,"memory_checked":true,"fits":true,"max_tokens":322,"max_context":165040,"compute_modeled":true,"compute_us":5587.34504119403,"compute_flops_us":0,"compute_memory_us":5587.34504119403,"bubble_us":0,"step_us":8599.014374527364,"batches_in_flight":1,"stage_us":8599.014374527364,"token_latency_us":8599.014374527364,"tokens_per_s_per_gpu":116.29239776157068,"comm_share":0.3502342480383244,"verdict":"ok"},"plan":[{"model":"llama-3-70b","phase":"decode","tokens":8,"tp":8,"cp":1,"ep":1,"pp":1,"dp":1,"gpus":8,"nodes":1,"context":4096,"sequences":8,"chunks":1,"prompts":0,"weight_bytes_per_gpu":17650000000,"kv_bytes_per_gpu":1342177280,"activation_bytes_per_gpu":1152000,"buffer_bytes_per_gpu":268435456,"optimizer_bytes_per_gpu":0,"memory_bytes_per_gpu":19261764736,"memory_capacity_bytes":72000000000,"memory_checked":true,"fits":true,"max_tokens":322,"max_context":165040,"compute_modeled":true,"flops_type":"bf16","compute_us":5587.34504119403,"compute_flops_us":0,"compute_memory_us":5587.34504119403,"bubble_us":0,"comm_us":3011.6693333333337,"exposed_us":3011.6693333333337,"step_us":8599.014374527364,"batches_in_flight":1,"stage_us":8599.014374527364,"token_latency_us":8599.014374527364,"ttft_us":null,"tokens_per_s_per_gpu":116.29239776157068,"comm_share":0.3502342480383244,"verdict":"ok","errors":0,"warnings":0,"collectives":[{"kind":"tp-allreduce","group_size":8,"nodes":1,"crosses_node":false,"link":"nvlink4","algorithm":"ring","count_per_layer":2,"count_per_step":160,"message_bytes":131072,"latency_us_each":15,"bandwidth_us_each":3.8229333333333337,"time_us_each":18.822933333333335,"total_us":3011.6693333333337,"hidden_fraction":0,"exposed_us":3011.6693333333337,"dominant":"latency"}]}],"collectives":[{"kind":"tp-allreduce","group_size":8,"nodes":1,"crosses_node":false,"link":"nvlink4","algorithm":"ring","count_per_layer":2,"count_per_step":160,"message_bytes":131072,"latency_us_each":15,"bandwidth_us_each":3.8229333333333337,"time_us_each":18.822933333333335,"total_us":3011.6693333333337,"hidden_fraction":0,"exposed_us":3011.6693333333337,"dominant":"latency"}],"findings":[{"severity":"info","code":"moe-options-dense","message":"--mode normal, --dispatch-dtype bf16, --combine-dtype fp8, --imbalance 1.5 have no effect: llama-3-70b is dense (no expert dispatch)","next_step":"","lines":""},{"severity":"info","code":"latency-bound","message":"the step's communication is latency-bound: 2400.0 us of fixed cost vs 611.7 us moving bytes","next_step":"larger batches cost little more communication per step","lines":""}],"notes":[]}
 $ collcalc plan --model llama-3.1-8b --phase train --tokens 64k --dp 8 --context 8k --platform hgx-h100
-llama-3.1-8b train, 65536 tokens per step, bf16: TP 1 x CP 1 x EP 1 x PP 1 x DP 8 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+llama-3.1-8b train, 65536 tokens per step, weights bf16, activations/KV bf16: TP 1 x CP 1 x EP 1 x PP 1 x DP 8 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
 collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
 
 collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
@@ -324,3 +324,20 @@ rank  TP  CP  EP  PP  DP  fits  memory/GPU    step  chunks    TTFT  tok/s/GPU  b
 $ collcalc plan --model llama-3-70b --phase prefill --tokens 128k --search --cp 2 --platform hgx-h100 --nodes 2 --top 1 --format csv
 rank,tp,cp,ep,pp,dp,fits,memory_bytes_per_gpu,step_us,chunks,ttft_us,tokens_per_s_per_gpu,budget,peak_tokens,peak_step_us,peak_tokens_per_s_per_gpu,comm_share,comm_us,exposed_us,dominant,errors,warnings,violations
 1,1,2,1,4,2,yes,63217800448,10261668.660906648,2,20523337.321813297,3192.775171023668,,262144,20519848.851599563,3193.319714276494,0.0011890721786404904,12201.864711111111,12201.864711111111,bandwidth,0,0,
+$ collcalc plan --model llama-3.1-405b --tp 8 --tokens 64 --platform hgx-h100 --weight-dtype fp8
+llama-3.1-405b decode, 64 tokens per step, weights fp8, activations/KV bf16: TP 8 x CP 1 x EP 1 x PP 1 x DP 1 = 8 GPUs on 1 node of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
+
+collective    group  nodes  link     algorithm  per layer  per step  message     each  per step  exposed  dominant
+tp-allreduce      8      1  nvlink4  nvls               2       252  2.10 MB  39.8 us   10.0 ms  10.0 ms  latency
+
+communication per step 10.0 ms, exposed 10.0 ms (overlap 0%, SM slowdown 1); fixed (latency) part 6.30 ms: latency-bound
+memory per GPU 67.9 GB: weights 50.7 GB (fp8), KV cache 16.9 GB (bf16 at 4096 context), activations 14.2 MB, buffers 268 MB
+fits: 72.0 GB usable of 80 GB H100 SXM (90 %)
+largest that fits: 79 tokens per step at 4096 context; context 5081 at 64 tokens
+step 30.2 ms = compute 20.1 ms (FLOP-bound 0 us, memory-bound 20.1 ms; fp8 at 1979 TFLOP/s, 3350 GB/s, x 1) + pipeline bubble 0 us + exposed communication 10.0 ms
+time per output token 30.2 ms, 265.3 tokens/s per GPU, communication 33 % of the step
+verdict: ok
+
+info    the step's communication is latency-bound: 6300.0 us of fixed cost vs 3740.2 us moving bytes
+        next: larger batches cost little more communication per step
