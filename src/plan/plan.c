@@ -573,6 +573,17 @@ static void rule_checks(const collcalc_plan_query *q, collcalc_plan_result *r,
                               "balance the stages by hand or choose pp dividing the layers",
                               "pp %d does not divide %d layers: stages hold %d or fewer, the "
                               "fullest decides", q->pp, m->layers, r->layers_per_stage);
+    /* Training: a micro-batch (of one replica's EP rank; its cp ranks share
+     * a sequence) should hold at least one whole sequence. */
+    double per_mb = (double)q->tokens / ((double)q->dp * q->ep * r->micro_batches);
+    if (q->workload == COLLCALC_WORKLOAD_TRAIN && r->context > 0 && per_mb < (double)r->context)
+        collcalc_findings_add(f, COLLCALC_SEVERITY_WARNING, "train-partial-sequence",
+                              "give --tokens at least dp x ep x micro-batches x context, fewer "
+                              "--micro-batches, or a shorter --context",
+                              "a micro-batch holds %.6g tokens (--tokens %llu / dp %d / ep %d / "
+                              "--micro-batches %d), less than one %llu-token sequence (--context)",
+                              per_mb, (unsigned long long)q->tokens, q->dp, q->ep,
+                              r->micro_batches, (unsigned long long)r->context);
     if (q->redundant_experts > 0)
         collcalc_findings_add(f, COLLCALC_SEVERITY_INFO, "redundant-expert-memory", NULL,
                               "%d redundant experts: %d slots, expert weight memory +%.1f %%",

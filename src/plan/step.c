@@ -294,6 +294,10 @@ collcalc_status plan_memory(const collcalc_plan_query *q, collcalc_plan_result *
      * stays the same while the tokens vary) */
     r->max_tokens = largest(q, true, r->context, need, COLLCALC_TOKENS_MAX, ep_crosses,
                             r->memory_capacity_bytes);
+    /* training: whole sequences in every micro-batch of every replica (EP rank) */
+    uint64_t unit = need / (uint64_t)q->cp * r->context;
+    if (q->workload == COLLCALC_WORKLOAD_TRAIN && unit > 0 && r->max_tokens >= unit)
+        r->max_tokens -= r->max_tokens % unit;
     if (q->workload != COLLCALC_WORKLOAD_TRAIN)
         r->max_context = largest(q, false, q->tokens, 1, COLLCALC_TOKENS_MAX, ep_crosses,
                                  r->memory_capacity_bytes);

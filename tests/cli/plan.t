@@ -341,3 +341,22 @@ verdict: ok
 
 info    the step's communication is latency-bound: 6300.0 us of fixed cost vs 3740.2 us moving bytes
         next: larger batches cost little more communication per step
+$ collcalc plan --model llama-3.1-8b --phase train --tokens 1000 --context 4k --dp 4 --pp 4 --platform hgx-h100 --nodes 2
+llama-3.1-8b train, 1000 tokens per step, weights bf16, activations/KV bf16: TP 1 x CP 1 x EP 1 x PP 4 x DP 4 = 16 GPUs on 2 nodes of 8 (rank order tp,cp,ep,pp,dp)
+collectives costed with NCCL's tuner on the platform, one process per GPU (--launch process-per-gpu; all-to-all and send/recv: its point-to-point model)
+
+collective    group  nodes  link            algorithm  per layer  per step  message     each  per step  exposed  dominant
+pp-sendrecv       4      1  nvlink4         direct             0        12   516 kB  13.2 us    159 us   159 us  latency
+dp-allreduce      4      2  nvlink4+ib-ndr  ring               0         1  4.01 GB  62.8 ms   62.8 ms  62.8 ms  bandwidth  <- crosses the node boundary
+
+communication per step 63.0 ms, exposed 63.0 ms (overlap 0%, SM slowdown 1); fixed (latency) part 212 us: bandwidth-bound
+a group crosses the node boundary: each of its collectives costs at least 70.0 us
+memory per GPU 32.9 GB: weights 4.01 GB (bf16, native), KV cache 0 B (bf16, none in training; sequences of 4096 tokens), activations 281 MB, buffers 537 MB, gradients + Adam 28.1 GB
+fits: 72.0 GB usable of 80 GB H100 SXM (90 %)
+largest that fits: 131072 tokens per step of 4096-token sequences
+step 91.8 ms = compute 16.5 ms (FLOP-bound 205 us, memory-bound 16.3 ms; bf16 at 989 TFLOP/s, 3350 GB/s, x 1) + pipeline bubble 12.4 ms + exposed communication 63.0 ms
+time per step 91.8 ms, 680.9 tokens/s per GPU, communication 69 % of the step
+verdict: ok, with warnings
+
+warning a micro-batch holds 62.5 tokens (--tokens 1000 / dp 4 / ep 1 / --micro-batches 4), less than one 4096-token sequence (--context)
+        next: give --tokens at least dp x ep x micro-batches x context, fewer --micro-batches, or a shorter --context

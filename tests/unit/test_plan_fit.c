@@ -419,6 +419,38 @@ static void test_serving_keeps_pp_batches_in_flight(void **state)
                 1e-9 * r.tokens_per_s_per_gpu);
 }
 
+static void test_train_micro_batch_holds_a_sequence(void **state)
+{
+    (void)state;
+    /* Llama 3.1 8B training, DP 4 x PP 4 (4 micro-batches) on 2 HGX H100:
+     * 1,000 tokens at --context 4k leave 62.5 tokens per micro-batch */
+    collcalc_plan_query q = on_platform("llama-3.1-8b", "hgx-h100", 1000);
+    q.workload = COLLCALC_WORKLOAD_TRAIN;
+    q.dp = 4;
+    q.pp = 4;
+    q.context = 4096;
+    collcalc_plan_result r = run(&q);
+    const collcalc_finding *part = collcalc_findings_find(&r.findings, "train-partial-sequence");
+    assert_non_null(part);
+    assert_int_equal(part->severity, COLLCALC_SEVERITY_WARNING);
+    assert_string_equal(part->message, "a micro-batch holds 62.5 tokens (--tokens 1000 / dp 4 / "
+                                       "ep 1 / --micro-batches 4), less than one 4096-token "
+                                       "sequence (--context)");
+    /* the largest that fits: whole 4096-token sequences in each of the 4
+     * micro-batches of the 4 replicas */
+    assert_true(r.max_tokens > 0);
+    assert_int_equal(r.max_tokens % (4 * 4 * 4096), 0);
+    /* one sequence per micro-batch: no warning */
+    q.tokens = 4 * 4 * 4096;
+    r = run(&q);
+    assert_null(collcalc_findings_find(&r.findings, "train-partial-sequence"));
+    /* serving never warns */
+    q.workload = COLLCALC_WORKLOAD_DECODE;
+    q.tokens = 64;
+    r = run(&q);
+    assert_null(collcalc_findings_find(&r.findings, "train-partial-sequence"));
+}
+
 static void test_one_exposed_figure(void **state)
 {
     (void)state;
@@ -689,6 +721,7 @@ int main(void)
         cmocka_unit_test(test_search_ranks_fitting_plans),
         cmocka_unit_test(test_bubble_counts_stage_communication),
         cmocka_unit_test(test_serving_keeps_pp_batches_in_flight),
+        cmocka_unit_test(test_train_micro_batch_holds_a_sequence),
         cmocka_unit_test(test_one_exposed_figure),
         cmocka_unit_test(test_search_keeps_given_degrees),
         cmocka_unit_test(test_prefill_prompt_does_not_change_with_dp),
